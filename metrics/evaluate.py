@@ -1,0 +1,246 @@
+"""Evaluation: collection arrays in, log loss / RMSE (bins) / AUC / calibration (overall and per deck) out."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .binning import BINNINGS, bin_keys, rmse_bins
+from .calibration import Calibration, calibration_table
+from .collection import DEFAULT_PRESET_ID, CollectionData, ignore_before_ms
+from .errors import EvaluationError
+from .fsrs import replay
+from .params import to_fsrs6
+from .revlog import build_reviews
+from .scores import auc, log_loss, recency_weights
+
+WEIGHTINGS = ("uniform", "recency")
+SAME_DAY = ("auto", "keep", "drop")
+NO_REVIEWS = (
+    "No reviews to score in this scope: FSRS is scored on reviews of cards that have a "
+    "learning step and at least one later review on another day."
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    """What to evaluate with: parameters ("preset", "default" or numbers), weighting, binning, same-day mode."""
+
+    params: str | Sequence[float] = "preset"
+    weighting: str = "uniform"
+    binning: str = "benchmark"
+    same_day: str = "auto"  # auto: drop for 17-parameter (FSRS-4.5) sets, keep otherwise
+    short_term_floor_rating: int = 2  # 2 for Anki >= 26.08 (fsrs-rs 6), 3 before
+
+    def validate(self) -> None:
+        """Raise EvaluationError for an unknown option value."""
+        if self.weighting not in WEIGHTINGS:
+            raise EvaluationError(f"Unknown weighting {self.weighting!r}; use one of {', '.join(WEIGHTINGS)}.")
+        if self.binning not in BINNINGS:
+            raise EvaluationError(f"Unknown binning {self.binning!r}; use one of {', '.join(BINNINGS)}.")
+        if self.same_day not in SAME_DAY:
+            raise EvaluationError(f"Unknown same-day mode {self.same_day!r}; use one of {', '.join(SAME_DAY)}.")
+        if isinstance(self.params, str) and self.params not in ("preset", "default"):
+            raise EvaluationError(f"Unknown parameter choice {self.params!r}; use preset, default or a list.")
+
+
+@dataclass(frozen=True)
+class Scores:
+    """The numbers for one group of scored reviews."""
+
+    reviews: int
+    cards: int
+    log_loss: float
+    rmse_bins: float
+    auc: float | None
+    retention: float  # measured: share of scored reviews answered Hard/Good/Easy
+    mean_predicted: float
+
+
+@dataclass(frozen=True)
+class DeckScores:
+    """Scores of the cards whose home deck is this deck (subdecks not included)."""
+
+    deck_id: int
+    name: str
+    scores: Scores
+
+
+@dataclass(frozen=True)
+class ParamSource:
+    """Which parameters a group of cards was evaluated with."""
+
+    preset: str
+    source: str  # fsrsParams6 / fsrsParams5 / fsrsWeights / defaults / given
+    length: int
+    same_day: str  # keep or drop
+    cards: int
+
+
+@dataclass(frozen=True)
+class Scored:
+    """The scored reviews in time order, with everything a chart needs (arrays)."""
+
+    p: np.ndarray
+    y: np.ndarray
+    weight: np.ndarray
+    delta_t: np.ndarray
+    n_reviews: np.ndarray
+    n_lapses: np.ndarray
+    card_id: np.ndarray
+    deck_id: np.ndarray
+    revlog_id: np.ndarray
+    bin_key: np.ndarray
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The result of one evaluation."""
+
+    overall: Scores
+    calibration: Calibration
+    decks: list[DeckScores]
+    params: list[ParamSource]
+    options: Options
+    notes: list[str] = field(default_factory=list)
+    scored: Scored | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON object of the CLI's --json (arrays left out)."""
+        out: dict[str, Any] = asdict(self.overall)
+        out.update(
+            weighting=self.options.weighting,
+            binning=self.options.binning,
+            same_day=self.options.same_day,
+            params_choice=self.options.params if isinstance(self.options.params, str) else "given",
+            calibration=[asdict(b) for b in self.calibration.bins],
+            calibration_summary={k: v for k, v in self.calibration.to_dict().items() if k != "bins"},
+            decks=[{"deck_id": d.deck_id, "name": d.name, **asdict(d.scores)} for d in self.decks],
+            params=[asdict(p) for p in self.params],
+            notes=list(self.notes),
+        )
+        return out
+
+
+def score(p: np.ndarray, y: np.ndarray, w: np.ndarray, keys: np.ndarray, cards: np.ndarray) -> Scores:
+    """Return the scores of predictions p for outcomes y with weights w and bin keys."""
+    return Scores(
+        reviews=int(p.size),
+        cards=int(np.unique(cards).size),
+        log_loss=log_loss(p, y, w),
+        rmse_bins=rmse_bins(p, y, w, keys),
+        auc=auc(p, y, w),
+        retention=float(np.mean(y)) if p.size else math.nan,
+        mean_predicted=float(np.mean(p)) if p.size else math.nan,
+    )
+
+
+def _weights(n: int, weighting: str) -> np.ndarray:
+    """Return the review weights in time order."""
+    return recency_weights(n) if weighting == "recency" else np.ones(n)
+
+
+def _card_presets(data: CollectionData) -> np.ndarray:
+    """Return each card's preset id (home deck's preset; the default preset when missing)."""
+    decks, inverse = np.unique(data.home_deck, return_inverse=True)
+    fallback = DEFAULT_PRESET_ID if DEFAULT_PRESET_ID in data.presets else -1
+    ids = np.array([data.deck_preset.get(int(d), fallback) for d in decks], dtype=np.int64)
+    ids = np.array([i if i in data.presets else fallback for i in ids.tolist()], dtype=np.int64)
+    return ids[inverse.reshape(-1)] if decks.size else np.zeros(0, dtype=np.int64)
+
+
+def evaluate(data: CollectionData, options: Options = Options()) -> Evaluation:
+    """Return the evaluation of FSRS on the scope read into `data`."""
+    options.validate()
+    n_cards = data.card_ids.size
+    card_preset = _card_presets(data)
+    has_history = np.zeros(n_cards, dtype=bool)
+    has_history[data.revlog.card] = True
+    if not has_history.any():
+        raise EvaluationError(NO_REVIEWS)
+
+    # Parameter sets: one per preset in use, or one for all cards.
+    sets: list[np.ndarray] = []
+    set_of_card = np.zeros(n_cards, dtype=np.int64)
+    drop_of_set: list[bool] = []
+    sources: list[ParamSource] = []
+    notes: list[str] = []
+
+    def same_day_for(length: int) -> bool:
+        return options.same_day == "drop" or (options.same_day == "auto" and length == 17)
+
+    if isinstance(options.params, str) and options.params == "preset":
+        for preset_id in np.unique(card_preset[has_history]).tolist():
+            preset = data.presets.get(preset_id)
+            raw = preset.params if preset else []
+            name = preset.name if preset else "(missing preset)"
+            sets.append(to_fsrs6(raw, where=f'Preset "{name}"'))
+            drop_of_set.append(same_day_for(len(raw)))
+            members = card_preset == preset_id
+            set_of_card[members] = len(sets) - 1
+            source = preset.params_key if preset and raw else "defaults"
+            sources.append(
+                ParamSource(name, source, len(raw) or 21, "drop" if drop_of_set[-1] else "keep",
+                            int(np.count_nonzero(members & has_history)))
+            )  # fmt: skip
+            if not raw:
+                notes.append(f'Preset "{name}" has no FSRS parameters of its own; its cards use the defaults.')
+    else:
+        given = [] if options.params == "default" else list(options.params)  # type: ignore[arg-type]
+        sets.append(to_fsrs6(given, where="The given parameters" if given else "defaults"))
+        drop_of_set.append(same_day_for(len(given)))
+        sources.append(
+            ParamSource("(all cards)", "given" if given else "defaults", len(given) or 21,
+                        "drop" if drop_of_set[-1] else "keep", int(np.count_nonzero(has_history)))
+        )  # fmt: skip
+    if not data.fsrs_enabled:
+        notes.append("FSRS is switched off in this collection; the numbers show how FSRS would have predicted.")
+
+    ignore = np.array([ignore_before_ms(data.presets.get(i)) for i in card_preset.tolist()], dtype=np.int64)
+    drop = np.array(drop_of_set, dtype=bool)[set_of_card] if n_cards else np.zeros(0, dtype=bool)
+    reviews = build_reviews(data.revlog, data.next_day_at, ignore, drop)
+    if not reviews.scored.any():
+        raise EvaluationError(NO_REVIEWS)
+    seg_card = reviews.card[reviews.first]
+    param_matrix = np.stack(sets)[set_of_card[seg_card]]
+    predicted = replay(reviews.rating, reviews.delta_t, reviews.first, param_matrix, options.short_term_floor_rating)
+
+    sel = np.flatnonzero(reviews.scored)
+    sel = sel[np.argsort(reviews.revlog_id[sel], kind="stable")]  # time order, as Anki sorts items
+    card = reviews.card[sel]
+    p = predicted.retrievability[sel]
+    y = (reviews.rating[sel] > 1).astype(np.float64)
+    delta_t, n_rev, n_lapse = reviews.delta_t[sel], reviews.n_reviews[sel], reviews.n_lapses[sel]
+    keys = bin_keys(delta_t, n_rev, n_lapse, BINNINGS[options.binning])
+    w = _weights(p.size, options.weighting)
+    deck = data.home_deck[card]
+
+    overall = score(p, y, w, keys, card)
+    deck_scores = []
+    deck_ids, deck_group = np.unique(deck, return_inverse=True)
+    order = np.argsort(deck_group, kind="stable")
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(deck_group))))
+    for j, did in enumerate(deck_ids.tolist()):
+        idx = order[bounds[j] : bounds[j + 1]]  # time order kept (stable sort)
+        s = score(p[idx], y[idx], _weights(idx.size, options.weighting), keys[idx], card[idx])
+        deck_scores.append(DeckScores(int(did), data.deck_names.get(int(did), f"(deck {did})"), s))
+    deck_scores.sort(key=lambda d: d.name.lower())
+
+    scored = Scored(
+        p=p, y=y, weight=w, delta_t=delta_t, n_reviews=n_rev, n_lapses=n_lapse,
+        card_id=data.card_ids[card], deck_id=deck, revlog_id=reviews.revlog_id[sel], bin_key=keys,
+    )  # fmt: skip
+    return Evaluation(
+        overall=overall,
+        calibration=calibration_table(p, y),
+        decks=deck_scores,
+        params=sources,
+        options=options,
+        notes=notes,
+        scored=scored,
+    )
+

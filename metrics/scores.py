@@ -1,0 +1,38 @@
+"""Log loss, AUC and the recency weights of Anki's Evaluate."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def recency_weights(n: int) -> np.ndarray:
+    """Return fsrs-rs's recency weights 0.25 + 0.75 (i / (n-1))^3 for n reviews in time order."""
+    i = np.arange(n, dtype=np.float64)
+    return 0.25 + 0.75 * (i / max(n - 1.0, 1.0)) ** 3
+
+
+def log_loss(p: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    """Return the weighted binary cross-entropy -sum w (y ln p + (1-y) ln(1-p)) / sum w."""
+    if p.size == 0:
+        return math.nan
+    eps = 1e-15  # only guards p == 0 or 1 exactly; FSRS predictions stay strictly inside
+    p = np.clip(p, eps, 1.0 - eps)
+    ll = np.where(y > 0.5, np.log(p), np.log1p(-p))
+    return float(-np.sum(w * ll) / np.sum(w))
+
+
+def auc(p: np.ndarray, y: np.ndarray, w: np.ndarray | None = None) -> float | None:
+    """Return the (weighted) area under the ROC curve, ties counted half; None with one class only."""
+    if w is None:
+        w = np.ones(p.size)
+    pos = y > 0.5
+    w_pos, w_neg = float(np.sum(w[pos])), float(np.sum(w[~pos]))
+    if w_pos <= 0 or w_neg <= 0:
+        return None
+    values, groups = np.unique(p, return_inverse=True)
+    pos_at = np.bincount(groups, weights=np.where(pos, w, 0.0), minlength=values.size)
+    neg_at = np.bincount(groups, weights=np.where(pos, 0.0, w), minlength=values.size)
+    neg_below = np.cumsum(neg_at) - neg_at
+    return float(np.sum(pos_at * (neg_below + 0.5 * neg_at)) / (w_pos * w_neg))

@@ -1,0 +1,38 @@
+"""Shared fixtures: real Anki collections built with the `anki` package."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).parent))
+
+from builder import build_mixed  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def mixed_collection(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """Return the info of the mixed test collection (closed; reopen it from info["path"])."""
+    path = str(tmp_path_factory.mktemp("mixed") / "collection.anki2")
+    info = build_mixed(path, seed=7)
+    info["builder"].close()
+    del info["builder"]
+    info["path"] = path
+    return info
+
+
+@pytest.fixture
+def open_col(mixed_collection: dict) -> Iterator:
+    """Yield the mixed collection opened (read-only use), closed afterwards."""
+    from anki.collection import Collection
+
+    col = Collection(mixed_collection["path"])
+    try:
+        yield col
+    finally:
+        col.close(downgrade=False)

@@ -1,0 +1,149 @@
+"""The `fsrs-calibration evaluate` command: numbers, scopes, read-only use and one-line errors."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+from builder import Builder
+
+from fsrs_calibration.cli import main
+
+EXE = os.path.join(os.path.dirname(sys.executable), "fsrs-calibration")
+
+
+def run_main(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest(), os.stat(path).st_mtime_ns
+
+
+def test_console_command_json_matches_anki_and_leaves_file_untouched(mixed_collection):
+    path = mixed_collection["path"]
+    before = digest(path)
+    args = [EXE, "evaluate", path, "--search", 'preset:"P6"', "--weighting", "recency", "--same-day", "keep", "--json"]
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    for key in ("reviews", "cards", "log_loss", "rmse_bins", "auc", "calibration", "decks"):
+        assert key in out
+    assert digest(path) == before
+    from anki.collection import Collection
+
+    col = Collection(path)
+    try:
+        conf = next(c for c in col.decks.all_config() if c["name"] == "P6")
+        a = col._backend.evaluate_params_legacy(params=conf["fsrsParams6"], search='preset:"P6"', ignore_revlogs_before_ms=0)
+    finally:
+        col.close(downgrade=False)
+    assert out["log_loss"] == pytest.approx(a.log_loss, abs=1e-5)
+    assert out["rmse_bins"] == pytest.approx(a.rmse_bins, abs=1e-5)
+    assert {d["name"] for d in out["decks"]} == {"Six", "Six::Sub"}
+    assert sum(d["reviews"] for d in out["decks"]) == out["reviews"]
+    assert sum(b["count"] for b in out["calibration"]) == out["reviews"]
+    assert 0 < out["auc"] < 1
+
+
+def test_deck_scope_includes_subdecks_and_filtered_cards(mixed_collection, capsys):
+    path = mixed_collection["path"]
+    code, out, _ = run_main(capsys, "evaluate", path, "--deck", "Six", "--params", "default", "--weighting", "recency", "--json")
+    assert code == 0
+    ours = json.loads(out)
+    from anki.collection import Collection
+
+    col = Collection(path)
+    try:
+        a = col._backend.evaluate_params_legacy(params=[], search="deck:Six", ignore_revlogs_before_ms=0)
+    finally:
+        col.close(downgrade=False)
+    assert ours["log_loss"] == pytest.approx(a.log_loss, abs=1e-5)
+    assert ours["rmse_bins"] == pytest.approx(a.rmse_bins, abs=1e-5)
+    assert {d["name"] for d in ours["decks"]} == {"Six", "Six::Sub"}
+
+
+def test_text_report_and_options(mixed_collection, capsys):
+    code, out, err = run_main(capsys, "evaluate", mixed_collection["path"], "--binning", "wiki")
+    assert code == 0, err
+    assert "Log loss:" in out and "RMSE (bins):" in out and "wiki binning" in out and "Per deck" in out
+    code, out, _ = run_main(capsys, "evaluate", mixed_collection["path"], "--params", ",".join(["0.5"] * 4 + ["5"] * 13), "--json")
+    assert code == 0
+    assert json.loads(out)["params"][0]["same_day"] == "drop"  # 17 parameters: FSRS-4.5 mode
+
+
+@pytest.fixture(scope="module")
+def error_collection(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("errors") / "collection.anki2")
+    b = Builder(path, seed=3)
+    broken = b.preset("Broken Preset", "fsrsParams6", [1.0] * 5)
+    fine = b.deck("Fine")
+    for cid in b.cards(fine, 5):
+        b.write(cid, b.history(100))
+    bad = b.deck("BadParams", broken)
+    for cid in b.cards(bad, 5):
+        b.write(cid, b.history(100))
+    b.cards(b.deck("NewOnly"), 3)
+    same_day = b.deck("SameDayOnly")
+    for cid in b.cards(same_day, 3):
+        b.write(cid, [e for e in b.history(50, max_reviews=2)][:1] * 1)
+    b.close()
+    return path
+
+
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["evaluate", "/nonexistent/collection.anki2"], "no such file"),
+        (["evaluate", "{dir}"], "is a folder"),
+        (["evaluate", "{text}"], "not an Anki collection"),
+        (["evaluate", "{sqlite}"], "not an Anki collection"),
+        (["evaluate", "{col}", "--search", "tag:nothing-has-this-tag"], "No cards match"),
+        (["evaluate", "{col}", "--search", "deck:(("], "not valid"),
+        (["evaluate", "{col}", "--deck", "No Such Deck"], 'No deck named "No Such Deck"'),
+        (["evaluate", "{col}", "--deck", "NewOnly"], "No reviews to score"),
+        (["evaluate", "{col}", "--deck", "SameDayOnly"], "No reviews to score"),
+        (["evaluate", "{col}", "--deck", "BadParams"], 'Preset "Broken Preset": 5 parameters'),
+        (["evaluate", "{col}", "--params", "1,2,nan"], "not a finite number"),
+        (["evaluate", "{col}", "--params", "1,2,x"], "not a list of numbers"),
+        (["evaluate", "{col}", "--params", "1,2,3"], "3 parameters given"),
+    ],
+)
+def test_user_errors_are_one_line_with_status_2(error_collection, tmp_path, capsys, argv, fragment):
+    text = tmp_path / "notes.txt"
+    text.write_text("hello")
+    other = tmp_path / "other.sqlite"
+    sqlite3.connect(other).execute("create table t (x)").connection.close()
+    fill = {"{col}": error_collection, "{dir}": str(tmp_path), "{text}": str(text), "{sqlite}": str(other)}
+    argv = [fill.get(a, a) for a in argv]
+    code, out, err = run_main(capsys, *argv)
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("fsrs-calibration: error:")
+    assert fragment in err
+    assert "Traceback" not in err
+
+
+def test_whole_collection_with_a_broken_preset_names_it(error_collection, capsys):
+    code, _, err = run_main(capsys, "evaluate", error_collection)
+    assert code == 2 and "Broken Preset" in err
+    code, out, _ = run_main(capsys, "evaluate", error_collection, "--deck", "Fine")
+    assert code == 0 and "Reviews scored" in out
+
+
+def test_locked_collection(error_collection):
+    from anki.collection import Collection
+
+    col = Collection(error_collection)  # Anki holds an exclusive lock while open (POSIX locks: another process)
+    try:
+        proc = subprocess.run([EXE, "evaluate", error_collection], capture_output=True, text=True, timeout=120)
+    finally:
+        col.close(downgrade=False)
+    assert proc.returncode == 2 and "locked" in proc.stderr and proc.stderr.count("\n") == 1
