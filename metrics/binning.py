@@ -36,38 +36,56 @@ def _round(x: float, digits: int, half_even: bool) -> float:
     return float(math.copysign(math.floor(abs(scaled) + 0.5), scaled)) / scale
 
 
+def _levels(x: np.ndarray, b: float) -> np.ndarray:
+    """Return floor(log(x) / log(b)) as int64 for x > 0 (the exponent of each bin)."""
+    return np.floor(np.log(x) / np.log(b)).astype(np.int64)
+
+
+def _codes(x: np.ndarray, a: float, b: float, digits: int, half_even: bool) -> tuple[np.ndarray, list[float]]:
+    """Return a small int code per x and the rounded bin value of each code (x <= 0: value 0)."""
+    x = np.asarray(x, dtype=np.float64)
+    pos = x > 0
+    k = np.full(x.size, -1, dtype=np.int64)
+    if pos.any():
+        k[pos] = _levels(x[pos], b)
+    low = int(k[pos].min()) if pos.any() else 0
+    shifted = np.where(pos, k - low + 1, 0)  # 0 = "no value" (x <= 0)
+    used = np.flatnonzero(np.bincount(shifted))
+    values = {0: 0.0}
+    for u in used.tolist():
+        if u:
+            values[u] = _round(a * float(np.power(b, u - 1 + low)), digits, half_even)
+    # Equal rounded values share a code (the wiki constants can round two levels alike).
+    distinct = sorted(set(values.values()))
+    table = np.zeros(int(used.max()) + 1 if used.size else 1, dtype=np.int64)
+    for u, v in values.items():
+        if u < table.size:
+            table[u] = distinct.index(v)
+    return table[shifted], distinct
+
+
 def bin_values(x: np.ndarray, a: float, b: float, digits: int, half_even: bool) -> np.ndarray:
     """Return the rounded bin value of each x > 0 (x <= 0 gives 0, the no-lapse bin)."""
-    x = np.asarray(x, dtype=np.float64)
-    out = np.zeros(x.size)
-    pos = x > 0
-    if not pos.any():
-        return out
-    k = np.floor(np.log(x[pos]) / np.log(b))
-    levels, inverse = np.unique(k, return_inverse=True)
-    rounded = np.array([_round(a * float(np.power(b, lv)), digits, half_even) for lv in levels])
-    out[pos] = rounded[inverse]
-    return out
+    codes, values = _codes(x, a, b, digits, half_even)
+    return np.asarray(values, dtype=np.float64)[codes] if codes.size else np.zeros(0)
 
 
 def bin_keys(delta_t: np.ndarray, n_reviews: np.ndarray, n_lapses: np.ndarray, binning: Binning) -> np.ndarray:
-    """Return one int64 group id per review: equal ids share an (interval, reviews, lapses) bin."""
-    t = bin_values(delta_t, *binning.interval, 2, binning.half_even)
-    n = bin_values(n_reviews, *binning.reviews, 0, binning.half_even)
-    lapses = bin_values(n_lapses, *binning.lapses, 0, binning.half_even)
-    if t.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    _, keys = np.unique(np.stack([t, n, lapses], axis=1), axis=0, return_inverse=True)
-    return keys.reshape(-1).astype(np.int64)
+    """Return one small int64 id per review: equal ids share an (interval, reviews, lapses) bin."""
+    t, t_values = _codes(delta_t, *binning.interval, 2, binning.half_even)
+    n, n_values = _codes(n_reviews, *binning.reviews, 0, binning.half_even)
+    lapses, l_values = _codes(n_lapses, *binning.lapses, 0, binning.half_even)
+    return (t * len(n_values) + n) * len(l_values) + lapses
 
 
 def rmse_bins(p: np.ndarray, y: np.ndarray, w: np.ndarray, keys: np.ndarray) -> float:
     """Return sqrt(sum_b W_b (mean p_b - mean y_b)^2 / sum_b W_b); plain means, W_b = summed weights."""
     if p.size == 0:
         return math.nan
-    _, groups = np.unique(keys, return_inverse=True)
-    count = np.bincount(groups)
-    p_mean = np.bincount(groups, weights=p) / count
-    y_mean = np.bincount(groups, weights=y) / count
-    weight = np.bincount(groups, weights=w)
+    count = np.bincount(keys)
+    used = count > 0
+    count = count[used]
+    p_mean = np.bincount(keys, weights=p)[used] / count
+    y_mean = np.bincount(keys, weights=y)[used] / count
+    weight = np.bincount(keys, weights=w)[used]
     return float(np.sqrt(np.sum(weight * (p_mean - y_mean) ** 2) / np.sum(weight)))

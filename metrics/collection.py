@@ -7,6 +7,8 @@ It uses only the collection object it is handed (`col.db`, `col.sched.day_cutoff
 from __future__ import annotations
 
 import datetime as _dt
+import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,32 +49,64 @@ class CollectionData:
     scope: str = ""
 
 
-def _int_table(col: Any, sql: str, columns: int, *args: Any) -> np.ndarray:
-    """Return the rows of a group_concat query as an (n, columns) int64 array."""
-    text = col.db.scalar(sql, *args)
+def _parse_ints(text: str | None) -> np.ndarray | None:
+    """Return the comma-separated integers of `text` as int64, or None if any is not an integer."""
     if not text:
-        return np.zeros((0, columns), dtype=np.int64)
-    flat = np.fromstring(text, dtype=np.int64, sep=",")  # text mode: fast and exact for integers
-    if flat.size % columns:
-        raise EvaluationError("The collection holds revlog or card rows that are not whole numbers.")
-    return flat.reshape(-1, columns)
+        return np.zeros(0, dtype=np.int64)
+    expected = text.count(",") + 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numpy warns (and stops) on a value it cannot parse
+        values = np.fromstring(text, dtype=np.int64, sep=",")  # text mode: fast and exact
+    return values if values.size == expected else None
+
+
+def _int_columns(col: Any, select: str, columns: Sequence[str], *args: Any) -> np.ndarray:
+    """Return integer columns aggregated by one query as an (n, len(columns)) int64 array.
+
+    Columns are first read as stored; if any value is not an integer (a REAL or text written by
+    some tool) the query is repeated with every column cast to an integer.
+    """
+    for cast in (False, True):
+        exprs = ", ".join(f"group_concat({f'cast({c} as integer)' if cast else c}, ',')" for c in columns)
+        row = col.db.first(select.format(exprs), *args) or [None] * len(columns)
+        parsed = [_parse_ints(text) for text in row]
+        arrays = [p for p in parsed if p is not None]
+        if len(arrays) == len(columns):
+            if len({a.size for a in arrays}) != 1:
+                raise EvaluationError("The collection's revlog or card table has missing values.")
+            return np.stack(arrays, axis=1)
+    raise EvaluationError("The collection holds revlog or card values that are not whole numbers.")
+
+
+# Small revlog columns packed in one integer: ease * 16 + type * 2 + (factor == 0). Types outside
+# 0..5 become 7 ("other"); ease keeps any value (decoded with a floor shift).
+_PACKED = "ease*16 + (case when type between 0 and 5 then type else 7 end)*2 + (factor = 0)"
 
 
 def _revlog_rows(col: Any) -> np.ndarray:
-    """Return (id, cid, ease, type, factor) of the whole revlog in one pass over id ranges."""
-    cols = "id||','||cast(cid as integer)||','||cast(ease as integer)||','||cast(type as integer)||','||cast(factor as integer)"
-    total, lo, hi = col.db.first("select count(), min(id), max(id) from revlog")
-    if not total:
-        return np.zeros((0, 5), dtype=np.int64)
-    chunks = max(1, -(-int(total) // _CHUNK_ROWS))
-    edges = np.linspace(int(lo), int(hi) + 1, chunks + 1).astype(np.int64)
-    edges[-1] = int(hi) + 1
-    parts = [
-        _int_table(col, f"select group_concat({cols}, ',') from revlog where id >= ? and id < ?", 5, int(a), int(b))
-        for a, b in zip(edges[:-1], edges[1:])
-        if b > a
-    ]
-    return np.concatenate(parts) if parts else np.zeros((0, 5), dtype=np.int64)
+    """Return (id, cid, ease, type, factor flag) of the whole revlog, read once in id order."""
+    parts = []
+    start = -(2**63)
+    while True:
+        table = _int_columns(
+            col,
+            "select {} from (select id, cid, " + _PACKED + " as packed from revlog where id >= ? order by id limit ?)",
+            ("id", "cid", "packed"),
+            start,
+            _CHUNK_ROWS,
+        )
+        parts.append(table)
+        if len(table) < _CHUNK_ROWS:
+            break
+        start = int(table[-1, 0]) + 1
+    rows = np.concatenate(parts)
+    packed = rows[:, 2]
+    out = np.empty((len(rows), 5), dtype=np.int64)
+    out[:, 0], out[:, 1] = rows[:, 0], rows[:, 1]
+    out[:, 2] = packed >> 4
+    out[:, 3] = (packed & 15) >> 1
+    out[:, 4] = 1 - (packed & 1)  # factor as a flag: 0 where the row's factor is 0, else 1
+    return out
 
 
 def _date_ms(text: str) -> int:
@@ -107,11 +141,7 @@ def deck_search(col: Any, name: str) -> str:
 def read_collection(col: Any, search: str | None = None) -> CollectionData:
     """Return the revlog, cards, decks and presets of the cards matching `search` (all cards if None)."""
     next_day_at = int(col.sched.day_cutoff)
-    cards = _int_table(
-        col,
-        "select group_concat(id||','||cast(did as integer)||','||cast(odid as integer), ',') from cards",
-        3,
-    )
+    cards = _int_columns(col, "select {} from cards", ("id", "did", "odid"))
     if cards.size:
         cards = cards[np.argsort(cards[:, 0], kind="stable")]
     if search is not None and search.strip():
@@ -128,13 +158,11 @@ def read_collection(col: Any, search: str | None = None) -> CollectionData:
     home = np.where(cards[:, 2] != 0, cards[:, 2], cards[:, 1])
 
     rows = _revlog_rows(col)
-    pos = np.searchsorted(card_ids, rows[:, 1])
-    pos_c = np.minimum(pos, max(card_ids.size - 1, 0))
-    in_scope = (pos < card_ids.size) & (card_ids[pos_c] == rows[:, 1]) if card_ids.size else np.zeros(len(rows), bool)
-    rows, pos = rows[in_scope], pos[in_scope]
-    order = np.lexsort((rows[:, 0], pos))
-    rows, pos = rows[order], pos[order]
-    revlog = Revlog(id=rows[:, 0], card=pos, ease=rows[:, 2], type=rows[:, 3], factor=rows[:, 4])
+    rid, cid = rows[:, 0], rows[:, 1]
+    pos = np.minimum(np.searchsorted(card_ids, cid), max(card_ids.size - 1, 0))
+    take = np.flatnonzero(card_ids[pos] == cid) if card_ids.size else np.zeros(0, dtype=np.int64)
+    take = take[np.lexsort((rid[take], pos[take]))]  # by card, then time
+    revlog = Revlog(id=rid[take], card=pos[take], ease=rows[take, 2], type=rows[take, 3], factor=rows[take, 4])
 
     deck_names: dict[int, str] = {}
     deck_preset: dict[int, int] = {}

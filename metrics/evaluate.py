@@ -130,7 +130,7 @@ def score(p: np.ndarray, y: np.ndarray, w: np.ndarray, keys: np.ndarray, cards: 
     """Return the scores of predictions p for outcomes y with weights w and bin keys."""
     return Scores(
         reviews=int(p.size),
-        cards=int(np.unique(cards).size),
+        cards=int(np.count_nonzero(np.bincount(cards))) if cards.size else 0,
         log_loss=log_loss(p, y, w),
         rmse_bins=rmse_bins(p, y, w, keys),
         auc=auc(p, y, w),
@@ -200,7 +200,9 @@ def evaluate(data: CollectionData, options: Options = Options()) -> Evaluation:
     if not data.fsrs_enabled:
         notes.append("FSRS is switched off in this collection; the numbers show how FSRS would have predicted.")
 
-    ignore = np.array([ignore_before_ms(data.presets.get(i)) for i in card_preset.tolist()], dtype=np.int64)
+    preset_ids, preset_of_card = np.unique(card_preset, return_inverse=True)
+    ignore_of_preset = np.array([ignore_before_ms(data.presets.get(i)) for i in preset_ids.tolist()], dtype=np.int64)
+    ignore = ignore_of_preset[preset_of_card.reshape(-1)] if n_cards else np.zeros(0, dtype=np.int64)
     drop = np.array(drop_of_set, dtype=bool)[set_of_card] if n_cards else np.zeros(0, dtype=bool)
     reviews = build_reviews(data.revlog, data.next_day_at, ignore, drop)
     if not reviews.scored.any():

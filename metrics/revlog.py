@@ -19,7 +19,7 @@ class Revlog:
     card: np.ndarray
     ease: np.ndarray
     type: np.ndarray
-    factor: np.ndarray
+    factor: np.ndarray  # only whether it is 0 matters (cram and Reset rows)
 
     def __len__(self) -> int:
         return int(self.id.size)

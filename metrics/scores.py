@@ -31,8 +31,13 @@ def auc(p: np.ndarray, y: np.ndarray, w: np.ndarray | None = None) -> float | No
     w_pos, w_neg = float(np.sum(w[pos])), float(np.sum(w[~pos]))
     if w_pos <= 0 or w_neg <= 0:
         return None
-    values, groups = np.unique(p, return_inverse=True)
-    pos_at = np.bincount(groups, weights=np.where(pos, w, 0.0), minlength=values.size)
-    neg_at = np.bincount(groups, weights=np.where(pos, 0.0, w), minlength=values.size)
+    order = np.argsort(p)
+    sorted_p = p[order]
+    groups = np.empty(p.size, dtype=np.int64)  # tie group of each sorted prediction
+    groups[0] = 0
+    np.cumsum(sorted_p[1:] != sorted_p[:-1], out=groups[1:])
+    w_sorted, pos_sorted = w[order], pos[order]
+    pos_at = np.bincount(groups, weights=np.where(pos_sorted, w_sorted, 0.0))
+    neg_at = np.bincount(groups, weights=np.where(pos_sorted, 0.0, w_sorted))
     neg_below = np.cumsum(neg_at) - neg_at
     return float(np.sum(pos_at * (neg_below + 0.5 * neg_at)) / (w_pos * w_neg))

@@ -1,0 +1,133 @@
+"""Benchmark: our whole `fsrs-calibration evaluate` against Anki's Rust evaluate_params_legacy, one run.
+
+Builds (once, cached under build/bench/) a collection with at least --reviews revlog rows, then
+alternates runs of two fresh processes on it:
+  ours  `fsrs-calibration evaluate COLLECTION --json` (temporary copy, read, replay, log loss,
+        RMSE (bins), AUC, calibration and per-deck numbers, JSON out)
+  anki  a Python process that opens the collection and calls evaluate_params_legacy — once over the
+        whole collection with the default parameters (the least work Anki can do for these reviews),
+        and, separately, once per preset with that preset's parameters (what Anki's Evaluate did).
+Reports median wall times, the ratios, and each process's peak memory (max RSS).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+
+ANKI_SCRIPT = r"""
+import sys, time
+from anki.collection import Collection
+mode, path = sys.argv[1], sys.argv[2]
+col = Collection(path)
+if mode == "whole":
+    r = col._backend.evaluate_params_legacy(params=[], search="", ignore_revlogs_before_ms=0)
+    print(r.log_loss, r.rmse_bins)
+else:
+    for conf in col.decks.all_config():
+        params = conf["fsrsParams6"] or conf["fsrsParams5"] or conf["fsrsWeights"]
+        try:
+            r = col._backend.evaluate_params_legacy(params=params, search=f'preset:"{conf["name"]}"', ignore_revlogs_before_ms=0)
+            print(conf["name"], r.log_loss, r.rmse_bins)
+        except Exception as e:
+            print(conf["name"], "error", e)
+col.close(downgrade=False)
+"""
+
+
+def build(path: str, reviews: int, seed: int = 11) -> None:
+    """Write a collection with at least `reviews` revlog rows in several decks and presets."""
+    from builder import DEFAULTS6, PARAMS19, WEIGHTS17, Builder
+
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = path + ".part"
+    for p in (tmp, path):
+        if os.path.exists(p):
+            os.remove(p)
+    b = Builder(tmp, seed)
+    presets = [
+        b.preset("Six", "fsrsParams6", [round(v * b.rng.uniform(0.85, 1.2), 4) for v in DEFAULTS6]),
+        b.preset("Five", "fsrsParams5", PARAMS19),
+        b.preset("FourFive", "fsrsWeights", WEIGHTS17),
+        None,
+    ]
+    decks = [b.deck(f"Deck {i}::Sub {j}", presets[(i + j) % 4]) for i in range(5) for j in range(4)]
+    written = 0
+    while written < reviews:
+        rows = []
+        for did in decks:
+            for cid in b.cards(did, 100):
+                rows += [(cid, e) for e in b.history(b.rng.randrange(30, 1500), max_reviews=45)]
+        b.write_many(rows)
+        written += len(rows)
+        print(f"  {written:,} revlog rows", file=sys.stderr)
+    b.col.set_config("fsrs", True)
+    b.close()
+    os.replace(tmp, path)
+
+
+def run_measured(args: list[str]) -> tuple[float, float, str]:
+    """Run a command; return (wall seconds, peak RSS MiB, stdout), RSS from the child's own rusage."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out = proc.stdout.read()  # type: ignore[union-attr]
+    err = proc.stderr.read()  # type: ignore[union-attr]
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise SystemExit(f"{' '.join(args[:3])} failed: {err.decode()[-2000:]}")
+    return wall, usage.ru_maxrss / 1024, out.decode()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--reviews", type=int, default=500_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--collection", help="use this collection instead of building one")
+    args = parser.parse_args()
+    path = args.collection or os.path.join(ROOT, "build", "bench", f"collection-{args.reviews}.anki2")
+    if not os.path.exists(path):
+        print(f"building {path} …", file=sys.stderr)
+        build(path, args.reviews)
+    exe = os.path.join(os.path.dirname(sys.executable), "fsrs-calibration")
+    ours_cmd = [exe, "evaluate", path, "--json"]
+    whole_cmd = [sys.executable, "-c", ANKI_SCRIPT, "whole", path]
+    preset_cmd = [sys.executable, "-c", ANKI_SCRIPT, "presets", path]
+    times: dict[str, list[float]] = {"ours": [], "anki_whole": [], "anki_presets": []}
+    rss: dict[str, float] = {k: 0.0 for k in times}
+    result = None
+    for _ in range(args.repeat):
+        for name, cmd in (("ours", ours_cmd), ("anki_whole", whole_cmd), ("anki_presets", preset_cmd)):
+            wall, peak, out = run_measured(cmd)
+            times[name].append(wall)
+            rss[name] = max(rss[name], peak)
+            if name == "ours":
+                result = json.loads(out)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    assert result is not None
+    report = {
+        "collection": path,
+        "revlog_rows": args.reviews,
+        "scored_reviews": result["reviews"],
+        "cards": result["cards"],
+        "decks": len(result["decks"]),
+        "median_seconds": {k: round(v, 3) for k, v in med.items()},
+        "ratio_ours_to_anki_whole": round(med["ours"] / med["anki_whole"], 3),
+        "ratio_ours_to_anki_presets": round(med["ours"] / med["anki_presets"], 3),
+        "peak_rss_mib": {k: round(v, 1) for k, v in rss.items()},
+        "runs": {k: [round(x, 3) for x in v] for k, v in times.items()},
+    }
+    print(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
