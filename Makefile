@@ -23,11 +23,16 @@ $(STAMP): pyproject.toml
 	$(VPY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-.PHONY: venv test run bench sample clean
+.PHONY: venv test lint run bench sample clean
 venv: $(STAMP)
 
-test: $(STAMP)
+test: $(STAMP) lint
 	$(VPY) -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy .
 
 $(SAMPLE): $(STAMP) scripts/make_sample.py tests/builder.py
 	$(VPY) scripts/make_sample.py $(SAMPLE)

@@ -35,7 +35,8 @@ else:
     for conf in col.decks.all_config():
         params = conf["fsrsParams6"] or conf["fsrsParams5"] or conf["fsrsWeights"]
         try:
-            r = col._backend.evaluate_params_legacy(params=params, search=f'preset:"{conf["name"]}"', ignore_revlogs_before_ms=0)
+            search = f'preset:"{conf["name"]}"'
+            r = col._backend.evaluate_params_legacy(params=params, search=search, ignore_revlogs_before_ms=0)
             print(conf["name"], r.log_loss, r.rmse_bins)
         except Exception as e:
             print(conf["name"], "error", e)

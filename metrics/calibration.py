@@ -82,7 +82,7 @@ def calibration_table(p: np.ndarray, y: np.ndarray) -> Calibration:
     edges = bin_edges()
     bins = [
         CalibrationBin(int(i), float(edges[i]), float(edges[i + 1]), int(c), float(pm), float(ym), float(a), float(b))
-        for i, c, pm, ym, a, b in zip(used, count[used], p_b, y_b, lo, hi)
+        for i, c, pm, ym, a, b in zip(used, count[used], p_b, y_b, lo, hi, strict=True)
     ]
     total = float(p.size)
     y_mean = float(np.sum(y) / total)

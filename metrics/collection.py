@@ -60,8 +60,8 @@ def _parse_ints(text: str | None) -> np.ndarray | None:
     return values if values.size == expected else None
 
 
-def _int_columns(col: Any, select: str, columns: Sequence[str], *args: Any) -> np.ndarray:
-    """Return integer columns aggregated by one query as an (n, len(columns)) int64 array.
+def _int_columns(col: Any, select: str, columns: Sequence[str], *args: Any) -> list[np.ndarray]:
+    """Return integer columns aggregated by one query, as equally long int64 arrays.
 
     Columns are first read as stored; if any value is not an integer (a REAL or text written by
     some tool) the query is repeated with every column cast to an integer.
@@ -74,7 +74,7 @@ def _int_columns(col: Any, select: str, columns: Sequence[str], *args: Any) -> n
         if len(arrays) == len(columns):
             if len({a.size for a in arrays}) != 1:
                 raise EvaluationError("The collection's revlog or card table has missing values.")
-            return np.stack(arrays, axis=1)
+            return arrays
     raise EvaluationError("The collection holds revlog or card values that are not whole numbers.")
 
 
@@ -83,37 +83,31 @@ def _int_columns(col: Any, select: str, columns: Sequence[str], *args: Any) -> n
 _PACKED = "ease*16 + (case when type between 0 and 5 then type else 7 end)*2 + (factor = 0)"
 
 
-def _revlog_rows(col: Any) -> np.ndarray:
-    """Return (id, cid, ease, type, factor flag) of the whole revlog, read once in id order."""
-    parts = []
+def _revlog_rows(col: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (id, cid, packed) of the whole revlog, read once in id order in bounded chunks."""
+    parts: list[list[np.ndarray]] = []
     start = -(2**63)
     while True:
-        table = _int_columns(
+        chunk = _int_columns(
             col,
             "select {} from (select id, cid, " + _PACKED + " as packed from revlog where id >= ? order by id limit ?)",
             ("id", "cid", "packed"),
             start,
             _CHUNK_ROWS,
         )
-        parts.append(table)
-        if len(table) < _CHUNK_ROWS:
+        parts.append(chunk)
+        if chunk[0].size < _CHUNK_ROWS:
             break
-        start = int(table[-1, 0]) + 1
-    rows = np.concatenate(parts)
-    packed = rows[:, 2]
-    out = np.empty((len(rows), 5), dtype=np.int64)
-    out[:, 0], out[:, 1] = rows[:, 0], rows[:, 1]
-    out[:, 2] = packed >> 4
-    out[:, 3] = (packed & 15) >> 1
-    out[:, 4] = 1 - (packed & 1)  # factor as a flag: 0 where the row's factor is 0, else 1
-    return out
+        start = int(chunk[0][-1]) + 1
+    rid, cid, packed = (np.concatenate([p[k] for p in parts]) for k in range(3))
+    return rid, cid, packed
 
 
 def _date_ms(text: str) -> int:
     """Return a "YYYY-MM-DD" date as milliseconds at UTC midnight (0 for an empty string)."""
     if not text:
         return 0
-    day = _dt.datetime.strptime(text.strip(), "%Y-%m-%d").replace(tzinfo=_dt.timezone.utc)
+    day = _dt.datetime.strptime(text.strip(), "%Y-%m-%d").replace(tzinfo=_dt.UTC)
     return int(day.timestamp() * 1000)
 
 
@@ -141,7 +135,7 @@ def deck_search(col: Any, name: str) -> str:
 def read_collection(col: Any, search: str | None = None) -> CollectionData:
     """Return the revlog, cards, decks and presets of the cards matching `search` (all cards if None)."""
     next_day_at = int(col.sched.day_cutoff)
-    cards = _int_columns(col, "select {} from cards", ("id", "did", "odid"))
+    cards = np.stack(_int_columns(col, "select {} from cards", ("id", "did", "odid")), axis=1)
     if cards.size:
         cards = cards[np.argsort(cards[:, 0], kind="stable")]
     if search is not None and search.strip():
@@ -157,12 +151,19 @@ def read_collection(col: Any, search: str | None = None) -> CollectionData:
     card_ids = cards[:, 0]
     home = np.where(cards[:, 2] != 0, cards[:, 2], cards[:, 1])
 
-    rows = _revlog_rows(col)
-    rid, cid = rows[:, 0], rows[:, 1]
+    rid, cid, packed = _revlog_rows(col)
     pos = np.minimum(np.searchsorted(card_ids, cid), max(card_ids.size - 1, 0))
     take = np.flatnonzero(card_ids[pos] == cid) if card_ids.size else np.zeros(0, dtype=np.int64)
+    del cid
     take = take[np.lexsort((rid[take], pos[take]))]  # by card, then time
-    revlog = Revlog(id=rid[take], card=pos[take], ease=rows[take, 2], type=rows[take, 3], factor=rows[take, 4])
+    packed = packed[take]
+    revlog = Revlog(
+        id=rid[take],
+        card=pos[take],
+        ease=packed >> 4,
+        type=((packed & 15) >> 1).astype(np.int8),
+        factor=(1 - (packed & 1)).astype(np.int8),  # only whether the row's factor is 0 matters
+    )
 
     deck_names: dict[int, str] = {}
     deck_preset: dict[int, int] = {}

@@ -190,7 +190,7 @@ def evaluate(data: CollectionData, options: Options = Options()) -> Evaluation:
             if not raw:
                 notes.append(f'Preset "{name}" has no FSRS parameters of its own; its cards use the defaults.')
     else:
-        given = [] if options.params == "default" else list(options.params)  # type: ignore[arg-type]
+        given: list[Any] = [] if options.params == "default" else list(options.params)
         sets.append(to_fsrs6(given, where="The given parameters" if given else "defaults"))
         drop_of_set.append(same_day_for(len(given)))
         sources.append(
@@ -245,4 +245,3 @@ def evaluate(data: CollectionData, options: Options = Options()) -> Evaluation:
         notes=notes,
         scored=scored,
     )
-

@@ -85,9 +85,7 @@ def replay(
 
         one_minus_r = 1.0 - r
         bonus = np.where(g == 2, w[15, :m], 1.0) * np.where(g == 4, w[16, :m], 1.0)
-        new_s = s * (
-            exp_w8[:m] * (11.0 - d) * np.power(s, -w[9, :m]) * np.expm1(one_minus_r * w[10, :m]) * bonus + 1.0
-        )
+        new_s = s * (exp_w8[:m] * (11.0 - d) * np.power(s, -w[9, :m]) * np.expm1(one_minus_r * w[10, :m]) * bonus + 1.0)
         fail = np.flatnonzero(g == 1)
         if fail.size:
             sf, df = s[fail], d[fail]

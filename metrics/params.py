@@ -33,7 +33,7 @@ _CLAMPS: tuple[tuple[float, float], ...] = (
 PRESET_KEYS = ("fsrsParams6", "fsrsParams5", "fsrsWeights")
 
 
-def to_fsrs6(values: Sequence[float], where: str = "parameters") -> np.ndarray:
+def to_fsrs6(values: Sequence[Any], where: str = "parameters") -> np.ndarray:
     """Return 21 clipped FSRS-6 parameters (float64 holding float32 values) from 0/17/19/21 values.
 
     Raises EvaluationError naming `where` for a wrong length or a non-finite value.
@@ -60,9 +60,7 @@ def to_fsrs6(values: Sequence[float], where: str = "parameters") -> np.ndarray:
     elif n == 21:
         w = np.array(raw, dtype=np.float32)
     else:
-        raise EvaluationError(
-            f"{where}: {n} parameters given; FSRS takes 17 (FSRS-4.5), 19 (FSRS-5) or 21 (FSRS-6)."
-        )
+        raise EvaluationError(f"{where}: {n} parameters given; FSRS takes 17 (FSRS-4.5), 19 (FSRS-5) or 21 (FSRS-6).")
     if not np.all(np.isfinite(w)):
         raise EvaluationError(f"{where}: the parameters overflow after conversion to FSRS-6.")
     low = np.array([c[0] for c in _CLAMPS], dtype=np.float32)
@@ -94,15 +92,11 @@ def short_term_floor_rating(anki_version: str | None) -> int:
     """Return the lowest same-day rating whose stability increase is floored at 1 for this Anki.
 
     fsrs-rs >= 6.0 (Anki 26.08 and later) floors Hard, Good and Easy (G >= 2); older
-    versions and the published benchmark floor only Good and Easy (G >= 3).
+    versions and the published benchmark floor only Good and Easy (G >= 3). An unknown
+    version gets the current rule.
     """
-    if not anki_version:
-        return 2
     try:
-        parts = [int(p) for p in anki_version.split(".")[:2]]
+        major, minor = (int(p) for p in (anki_version or "").split(".")[:2])
     except ValueError:
         return 2
-    year, month = (parts + [0, 0])[:2]
-    if year < 2000 and year >= 23:  # "26.08", "25.07.5" style
-        return 2 if (year, month) >= (26, 8) else 3
-    return 2
+    return 2 if (major, minor) >= (26, 8) else 3

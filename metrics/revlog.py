@@ -82,7 +82,6 @@ def build_reviews(
         return _empty_reviews()
     idx = np.arange(n, dtype=np.int64)
     starts = _segment_starts(card)
-    seg_start = np.maximum.accumulate(np.where(starts, idx, 0))
 
     # 2. The first entry of the last unbroken run of rated Learning entries; a Reset after
     #    that run (or no Learning entry at all) drops the card.

@@ -165,7 +165,9 @@ class Builder:
                 if same_day:
                     for k in range(rng.choice([1, 1, 2])):
                         if sec - (k + 1) * 300 > 0:
-                            out.append(Entry(day * DAY + sec - (k + 1) * 300, rng.choice([3, 3, 1, 2]), RELEARN, ivl=-600))
+                            out.append(
+                                Entry(day * DAY + sec - (k + 1) * 300, rng.choice([3, 3, 1, 2]), RELEARN, ivl=-600)
+                            )
             else:
                 true_s *= rng.uniform(1.5, 3.5) * (0.9 if ease == 2 else 1.3 if ease == 4 else 1.0)
                 ivl = max(ivl + 1, int(ivl * {2: 1.2, 3: 2.5, 4: 3.5}[ease]))
@@ -214,7 +216,7 @@ def build_mixed(path: str, seed: int = 0, cards_per_deck: int = 60) -> dict[str,
     # The Ignore preset drops cards whose learning run starts before a date ~200 days ago.
     import datetime as dt
 
-    cut = dt.datetime.fromtimestamp(b.cutoff - 200 * DAY, tz=dt.timezone.utc).strftime("%Y-%m-%d")
+    cut = dt.datetime.fromtimestamp(b.cutoff - 200 * DAY, tz=dt.UTC).strftime("%Y-%m-%d")
     c = b.col.decks.get_config(presets["Ignore"])
     c["ignoreRevlogsBeforeDate"] = cut
     b.col.decks.update_config(c)
@@ -277,7 +279,9 @@ def build_mixed(path: str, seed: int = 0, cards_per_deck: int = 60) -> dict[str,
         card = col.get_card(cid)
         card.start_timer()
         states = col._backend.get_scheduling_states(card.id)
-        changes = col.sched.build_answer(card=card, states=states, rating=rng.choice([0, 2, 2, 3]))  # CardAnswer: 0 Again .. 3 Easy
+        changes = col.sched.build_answer(
+            card=card, states=states, rating=rng.choice([0, 2, 2, 3])
+        )  # CardAnswer: 0 Again .. 3 Easy
         col.sched.answer_card(changes)
     f_sit = filtered("Sitting", " or ".join(f"cid:{c}" for c in cids_sitting), reschedule=True)
     return {

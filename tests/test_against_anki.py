@@ -66,7 +66,9 @@ def _copy_without_same_day_repeats(src: str, dst: str) -> None:
         cutoff = col.sched.day_cutoff
         seen: set[tuple[int, int]] = set()
         doomed = []
-        for rid, cid, ease, rtype, factor in col.db.all("select id, cid, ease, type, factor from revlog order by cid, id"):
+        for rid, cid, ease, rtype, factor in col.db.all(
+            "select id, cid, ease, type, factor from revlog order by cid, id"
+        ):
             if ease < 1 or (rtype == 3 and factor == 0):
                 continue
             day = max(0, (cutoff - rid // 1000) // 86400)

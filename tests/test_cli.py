@@ -43,7 +43,9 @@ def test_console_command_json_matches_anki_and_leaves_file_untouched(mixed_colle
     col = Collection(path)
     try:
         conf = next(c for c in col.decks.all_config() if c["name"] == "P6")
-        a = col._backend.evaluate_params_legacy(params=conf["fsrsParams6"], search='preset:"P6"', ignore_revlogs_before_ms=0)
+        a = col._backend.evaluate_params_legacy(
+            params=conf["fsrsParams6"], search='preset:"P6"', ignore_revlogs_before_ms=0
+        )
     finally:
         col.close(downgrade=False)
     assert out["log_loss"] == pytest.approx(a.log_loss, abs=1e-5)
@@ -56,7 +58,9 @@ def test_console_command_json_matches_anki_and_leaves_file_untouched(mixed_colle
 
 def test_deck_scope_includes_subdecks_and_filtered_cards(mixed_collection, capsys):
     path = mixed_collection["path"]
-    code, out, _ = run_main(capsys, "evaluate", path, "--deck", "Six", "--params", "default", "--weighting", "recency", "--json")
+    code, out, _ = run_main(
+        capsys, "evaluate", path, "--deck", "Six", "--params", "default", "--weighting", "recency", "--json"
+    )
     assert code == 0
     ours = json.loads(out)
     from anki.collection import Collection
@@ -75,7 +79,9 @@ def test_text_report_and_options(mixed_collection, capsys):
     code, out, err = run_main(capsys, "evaluate", mixed_collection["path"], "--binning", "wiki")
     assert code == 0, err
     assert "Log loss:" in out and "RMSE (bins):" in out and "wiki binning" in out and "Per deck" in out
-    code, out, _ = run_main(capsys, "evaluate", mixed_collection["path"], "--params", ",".join(["0.5"] * 4 + ["5"] * 13), "--json")
+    code, out, _ = run_main(
+        capsys, "evaluate", mixed_collection["path"], "--params", ",".join(["0.5"] * 4 + ["5"] * 13), "--json"
+    )
     assert code == 0
     assert json.loads(out)["params"][0]["same_day"] == "drop"  # 17 parameters: FSRS-4.5 mode
 

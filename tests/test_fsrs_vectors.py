@@ -90,6 +90,8 @@ def test_same_day_hard_floor_depends_on_version():
     assert short_term_floor_rating("26.08") == 2
     assert short_term_floor_rating("25.07.5") == 3
     assert short_term_floor_rating("26.05") == 3
+    assert short_term_floor_rating("2.1.66") == 3
+    assert short_term_floor_rating(None) == 2
 
 
 def test_conversion_17_and_19_and_clipping():
@@ -109,8 +111,12 @@ def test_conversion_17_and_19_and_clipping():
 
 @pytest.mark.parametrize(
     "values, fragment",
-    [([1.0] * 5, "5 parameters"), ([float("nan")] * 21, "finite"), (["x"] * 21, "not a list of numbers"),
-     ([None] * 21, "not a list of numbers")],  # NaN reaches Python as null through Anki's JSON
+    [
+        ([1.0] * 5, "5 parameters"),
+        ([float("nan")] * 21, "finite"),
+        (["x"] * 21, "not a list of numbers"),
+        ([None] * 21, "not a list of numbers"),
+    ],  # NaN reaches Python as null through Anki's JSON
 )
 def test_malformed_parameters_are_named(values, fragment):
     with pytest.raises(EvaluationError, match=fragment) as err:

@@ -155,7 +155,7 @@ def test_wilson_interval_solves_score_equation():
 
     k, n = np.array([81.0, 0.0, 10.0]), np.array([263, 12, 10])
     lo, hi = wilson_interval(k, n)
-    for kk, nn, a, b in zip(k, n, lo, hi):
+    for kk, nn, a, b in zip(k, n, lo, hi, strict=True):
         for root in (a, b):
             assert (root - kk / nn) ** 2 == pytest.approx(Z95**2 * root * (1 - root) / nn, abs=1e-12)
     assert lo[1] == pytest.approx(0.0, abs=1e-12) and hi[2] == pytest.approx(1.0)

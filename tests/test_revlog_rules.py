@@ -45,7 +45,11 @@ def test_delta_t_is_correct():
 def test_cram_is_filtered():
     assert items([(LEARNING, 10), (REVIEW, 9), (FILTERED, 7), (REVIEW, 4)]) == [[0, 1], [0, 1, 5]]
     # a filtered review with rescheduling (factor != 0) is a real review
-    assert items([(LEARNING, 10), (REVIEW, 9), (FILTERED, 7, 3, 2500), (REVIEW, 4)]) == [[0, 1], [0, 1, 2], [0, 1, 2, 3]]
+    assert items([(LEARNING, 10), (REVIEW, 9), (FILTERED, 7, 3, 2500), (REVIEW, 4)]) == [
+        [0, 1],
+        [0, 1, 2],
+        [0, 1, 2, 3],
+    ]
 
 
 def test_set_due_date_is_not_a_review_and_reset_cuts_history():
@@ -105,6 +109,12 @@ def test_days_on_rollover_grid():
     # day before it (Anki's grid; the odd-revlog tests check boundary times against Anki itself)
     day = 86_400
     ids = np.array([(NEXT_DAY_AT - 2 * day) * 1000, (NEXT_DAY_AT - day) * 1000 - 1, (NEXT_DAY_AT - day) * 1000])
-    rl = Revlog(id=ids, card=np.zeros(3, np.int64), ease=np.array([3, 3, 3]), type=np.array([0, 1, 1]), factor=np.zeros(3, np.int64))
+    rl = Revlog(
+        id=ids,
+        card=np.zeros(3, np.int64),
+        ease=np.array([3, 3, 3]),
+        type=np.array([0, 1, 1]),
+        factor=np.zeros(3, np.int64),
+    )
     r = build_reviews(rl, NEXT_DAY_AT, np.array([0]), np.array([False]))
     assert r.delta_t.tolist() == [0, 1, 0]

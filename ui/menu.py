@@ -13,6 +13,7 @@ from ..metrics.collection import read_collection
 from ..metrics.errors import EvaluationError
 from ..metrics.evaluate import Evaluation, Options, evaluate
 from ..metrics.params import short_term_floor_rating
+from ..metrics.report import format_report
 
 MENU_TEXT = "FSRS Calibration…"
 
@@ -45,8 +46,6 @@ def run_on_collection() -> None:
         if isinstance(result, str):
             showWarning(result, title="FSRS Calibration")
             return
-        from ..cli import format_report
-
         showText(format_report(result), title="FSRS Calibration", plain_text_edit=True)
 
     QueryOp(parent=mw, op=op, success=done).with_progress("Evaluating FSRS…").run_in_background()
