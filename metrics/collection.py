@@ -85,7 +85,9 @@ _PACKED = "ease*16 + (case when type between 0 and 5 then type else 7 end)*2 + (
 
 def _revlog_rows(col: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Return (id, cid, packed) of the whole revlog, read once in id order in bounded chunks."""
-    parts: list[list[np.ndarray]] = []
+    total = int(col.db.scalar("select count() from revlog") or 0)
+    columns = [np.empty(total, dtype=np.int64) for _ in range(3)]  # filled in place: no concatenation peak
+    filled = 0
     start = -(2**63)
     while True:
         chunk = _int_columns(
@@ -95,11 +97,17 @@ def _revlog_rows(col: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             start,
             _CHUNK_ROWS,
         )
-        parts.append(chunk)
-        if chunk[0].size < _CHUNK_ROWS:
+        size = chunk[0].size
+        if filled + size > total:  # rows added since the count (only possible on a live collection)
+            columns = [np.concatenate([c[:filled], np.empty(size, dtype=np.int64)]) for c in columns]
+            total = filled + size
+        for column, values in zip(columns, chunk, strict=True):
+            column[filled : filled + size] = values
+        filled += size
+        if size < _CHUNK_ROWS:
             break
         start = int(chunk[0][-1]) + 1
-    rid, cid, packed = (np.concatenate([p[k] for p in parts]) for k in range(3))
+    rid, cid, packed = (c[:filled] for c in columns)
     return rid, cid, packed
 
 
@@ -152,7 +160,8 @@ def read_collection(col: Any, search: str | None = None) -> CollectionData:
     home = np.where(cards[:, 2] != 0, cards[:, 2], cards[:, 1])
 
     rid, cid, packed = _revlog_rows(col)
-    pos = np.minimum(np.searchsorted(card_ids, cid), max(card_ids.size - 1, 0))
+    pos = np.searchsorted(card_ids, cid).astype(np.int32)
+    np.minimum(pos, max(card_ids.size - 1, 0), out=pos)
     take = np.flatnonzero(card_ids[pos] == cid) if card_ids.size else np.zeros(0, dtype=np.int64)
     del cid
     take = take[np.lexsort((rid[take], pos[take]))]  # by card, then time
@@ -160,7 +169,7 @@ def read_collection(col: Any, search: str | None = None) -> CollectionData:
     revlog = Revlog(
         id=rid[take],
         card=pos[take],
-        ease=packed >> 4,
+        ease=np.clip(packed >> 4, -(2**31), 2**31 - 1).astype(np.int32),
         type=((packed & 15) >> 1).astype(np.int8),
         factor=(1 - (packed & 1)).astype(np.int8),  # only whether the row's factor is 0 matters
     )

@@ -208,8 +208,14 @@ def evaluate(data: CollectionData, options: Options = Options()) -> Evaluation:
     if not reviews.scored.any():
         raise EvaluationError(NO_REVIEWS)
     seg_card = reviews.card[reviews.first]
-    param_matrix = np.stack(sets)[set_of_card[seg_card]]
-    predicted = replay(reviews.rating, reviews.delta_t, reviews.first, param_matrix, options.short_term_floor_rating)
+    predicted = replay(
+        reviews.rating,
+        reviews.delta_t,
+        reviews.first,
+        np.stack(sets),
+        options.short_term_floor_rating,
+        param_index=set_of_card[seg_card],
+    )
 
     sel = np.flatnonzero(reviews.scored)
     sel = sel[np.argsort(reviews.revlog_id[sel], kind="stable")]  # time order, as Anki sorts items
@@ -217,6 +223,8 @@ def evaluate(data: CollectionData, options: Options = Options()) -> Evaluation:
     p = predicted.retrievability[sel]
     y = (reviews.rating[sel] > 1).astype(np.float64)
     delta_t, n_rev, n_lapse = reviews.delta_t[sel], reviews.n_reviews[sel], reviews.n_lapses[sel]
+    revlog_id = reviews.revlog_id[sel]
+    del reviews, predicted, sel  # the per-entry arrays are no longer needed
     keys = bin_keys(delta_t, n_rev, n_lapse, BINNINGS[options.binning])
     w = _weights(p.size, options.weighting)
     deck = data.home_deck[card]
@@ -234,7 +242,7 @@ def evaluate(data: CollectionData, options: Options = Options()) -> Evaluation:
 
     scored = Scored(
         p=p, y=y, weight=w, delta_t=delta_t, n_reviews=n_rev, n_lapses=n_lapse,
-        card_id=data.card_ids[card], deck_id=deck, revlog_id=reviews.revlog_id[sel], bin_key=keys,
+        card_id=data.card_ids[card], deck_id=deck, revlog_id=revlog_id, bin_key=keys,
     )  # fmt: skip
     return Evaluation(
         overall=overall,

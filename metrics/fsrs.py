@@ -31,10 +31,12 @@ def replay(
     first: np.ndarray,
     params: np.ndarray,
     short_term_floor_rating: int = 2,
+    param_index: np.ndarray | None = None,
 ) -> Replay:
     """Return FSRS predictions for entries grouped by card (each group starts where `first`).
 
-    `params` holds 21 clipped parameters per card segment, shape (segments, 21).
+    `params` holds 21 clipped parameters per card segment, shape (segments, 21), or per
+    parameter set when `param_index` gives each segment's set.
     Same-day entries (delta_t == 0) use the short-term formula; its stability gain is
     floored at 1 for ratings >= `short_term_floor_rating` (2 in fsrs-rs >= 6, 3 before).
     """
@@ -43,24 +45,30 @@ def replay(
     if n == 0:
         empty = np.zeros(0)
         return Replay(empty, empty, empty)
-    idx = np.arange(n, dtype=np.int64)
-    seg_start_idx = np.flatnonzero(first)
-    seg = np.cumsum(first) - 1
-    pos = idx - seg_start_idx[seg]
+    itype = np.int32 if n < 2**31 else np.int64
+    seg_start_idx = np.flatnonzero(first).astype(itype)
+    seg = np.cumsum(first, dtype=itype) - 1
+    pos = np.arange(n, dtype=itype) - seg_start_idx[seg]
     lengths = np.diff(np.append(seg_start_idx, n))
     # Rank segments longest first, so the cards still active at step p are ranks 0..m_p-1.
     order = np.argsort(-lengths, kind="stable")
-    rank = np.empty(n_seg, dtype=np.int64)
-    rank[order] = np.arange(n_seg)
+    rank = np.empty(n_seg, dtype=itype)
+    rank[order] = np.arange(n_seg, dtype=itype)
     per_pos = np.bincount(pos)
     offsets = np.concatenate(([0], np.cumsum(per_pos)))
     slot = offsets[pos] + rank[seg]  # position-major layout: block p holds ranks 0..m_p-1
-    g_all = np.empty(n)
-    g_all[slot] = rating
-    t_all = np.empty(n)
-    t_all[slot] = delta_t
+    del pos, rank, seg
+    row_of_slot = np.empty(n, dtype=itype)
+    row_of_slot[slot] = np.arange(n, dtype=itype)
+    g_all = rating[row_of_slot]
+    t_all = delta_t[row_of_slot]
+    del slot
 
-    w = np.ascontiguousarray(np.asarray(params, dtype=np.float64)[order].T)  # (21, segments)
+    sets = np.asarray(params, dtype=np.float64)
+    if param_index is None:
+        w = np.ascontiguousarray(sets[order].T)  # (21, segments), longest first
+    else:
+        w = np.ascontiguousarray(sets.T[:, np.asarray(param_index)[order]])
     decay = w[20]
     factor = np.power(0.9, -1.0 / decay) - 1.0
     exp_w8 = np.exp(w[8])
@@ -69,19 +77,19 @@ def replay(
 
     # First entry: initial stability and difficulty from its rating (clamped to 1..4).
     g0 = np.clip(g_all[:n_seg], 1, 4).astype(np.int64)
+    r_rows = np.full(n, np.nan)
     s_state = np.clip(w[g0 - 1, np.arange(n_seg)], S_MIN, S_MAX)
     d_state = np.clip(w[4] - np.exp(w[5] * (g0 - 1)) + 1.0, D_MIN, D_MAX)
-    r_all = np.full(n, np.nan)
 
     for p in range(1, per_pos.size):
         lo, hi = offsets[p], offsets[p + 1]
         m = hi - lo
-        g = g_all[lo:hi]
-        t = t_all[lo:hi]
+        g = g_all[lo:hi].astype(np.float64)
+        t = t_all[lo:hi].astype(np.float64)
         s = np.clip(s_state[:m], S_MIN, S_MAX)
         d = np.clip(d_state[:m], D_MIN, D_MAX)
         r = np.power(t / s * factor[:m] + 1.0, -decay[:m])
-        r_all[lo:hi] = r
+        r_rows[row_of_slot[lo:hi]] = r
 
         one_minus_r = 1.0 - r
         bonus = np.where(g == 2, w[15, :m], 1.0) * np.where(g == 4, w[16, :m], 1.0)
@@ -111,4 +119,4 @@ def replay(
     difficulty = np.empty(n_seg)
     stability[order] = s_state
     difficulty[order] = d_state
-    return Replay(retrievability=r_all[slot], stability=stability, difficulty=difficulty)
+    return Replay(retrievability=r_rows, stability=stability, difficulty=difficulty)

@@ -15,10 +15,10 @@ DAY_SECS = 86_400
 class Revlog:
     """Raw revlog columns (int64), sorted by (cid, id); `card` indexes the card table of the scope."""
 
-    id: np.ndarray
-    card: np.ndarray
-    ease: np.ndarray
-    type: np.ndarray
+    id: np.ndarray  # int64 ms timestamp
+    card: np.ndarray  # int32 index into the scope's cards
+    ease: np.ndarray  # int32
+    type: np.ndarray  # int8
     factor: np.ndarray  # only whether it is 0 matters (cram and Reset rows)
 
     def __len__(self) -> int:
@@ -33,14 +33,14 @@ class Reviews:
     binning features (only meaningful where `scored`).
     """
 
-    card: np.ndarray  # int64 index into the scope's cards
+    card: np.ndarray  # int32 index into the scope's cards
     revlog_id: np.ndarray  # int64 ms timestamp
-    rating: np.ndarray  # int64 1..4 (as written in the revlog)
-    delta_t: np.ndarray  # int64 days since the previous kept entry (0 on the first)
+    rating: np.ndarray  # int32 1..4 (as written in the revlog)
+    delta_t: np.ndarray  # int32 days since the previous kept entry (0 on the first)
     first: np.ndarray  # bool, first kept entry of its card
     scored: np.ndarray  # bool
-    n_reviews: np.ndarray  # int64
-    n_lapses: np.ndarray  # int64
+    n_reviews: np.ndarray  # int32
+    n_lapses: np.ndarray  # int32
 
     def __len__(self) -> int:
         return int(self.card.size)
@@ -75,12 +75,15 @@ def build_reviews(
     """
     card, ease, rtype, factor, rid = revlog.card, revlog.ease, revlog.type, revlog.factor, revlog.id
     # 1. Cram (filtered deck without rescheduling) is invisible everywhere.
-    keep = ~((rtype == FILTERED) & (factor == 0))
-    card, ease, rtype, factor, rid = card[keep], ease[keep], rtype[keep], factor[keep], rid[keep]
+    cram = (rtype == FILTERED) & (factor == 0)
+    if cram.any():
+        keep = ~cram
+        card, ease, rtype, factor, rid = card[keep], ease[keep], rtype[keep], factor[keep], rid[keep]
+    del cram
     n = card.size
     if n == 0:
         return _empty_reviews()
-    idx = np.arange(n, dtype=np.int64)
+    idx = np.arange(n, dtype=np.int32 if n < 2**31 else np.int64)
     starts = _segment_starts(card)
 
     # 2. The first entry of the last unbroken run of rated Learning entries; a Reset after
@@ -99,17 +102,20 @@ def build_reviews(
     valid &= rid[np.minimum(run_start, n - 1)] >= ignore_before_ms[seg_card]
 
     # 4. Keep rated entries from the run start on, for valid cards.
-    seg_of_row = np.cumsum(starts) - 1
+    seg_of_row = np.cumsum(starts, dtype=idx.dtype) - 1
     keep = valid[seg_of_row] & (idx >= run_start[seg_of_row]) & (ease >= 1)
+    del seg_of_row, idx, last_break, is_learn, is_reset, starts
     card, rid, rating = card[keep], rid[keep], ease[keep]
+    del keep
 
     # 5. Days on the day_cutoff grid; delta_t to the previous kept entry.
     days = days_elapsed(rid, next_day_at)
     first = _segment_starts(card)
-    delta_t = np.zeros(card.size, dtype=np.int64)
+    delta_t = np.zeros(card.size, dtype=np.int32)
     if card.size > 1:
         delta_t[1:] = days[:-1] - days[1:]
     delta_t[first] = 0
+    del days
 
     # Same-day repeats removed from the history (FSRS-4.5 / Anki <= 24.06 / benchmark
     # without short-term): keep the first entry of each day.
@@ -139,7 +145,7 @@ def build_reviews(
 
 def _cumsum_per_card(flags: np.ndarray, first: np.ndarray) -> np.ndarray:
     """Return the running count of `flags` within each card (inclusive)."""
-    total = np.cumsum(flags, dtype=np.int64)
+    total = np.cumsum(flags, dtype=np.int32)
     before = total - flags
     base = np.maximum.accumulate(np.where(first, before, 0))
     return total - base
