@@ -102,8 +102,10 @@ def run_evaluate(args: argparse.Namespace) -> Evaluation:
     try:
         col = open_collection(copy_collection(args.collection, workdir))
         try:
-            search = deck_search(col, args.deck) if args.deck is not None else args.search
-            data = read_collection(col, search)
+            if args.deck is not None:
+                data = read_collection(col, deck_search(col, args.deck), scope_label=f'deck "{args.deck}"')
+            else:
+                data = read_collection(col, args.search)
         finally:
             col.close(downgrade=False)
     finally:

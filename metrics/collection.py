@@ -140,8 +140,11 @@ def deck_search(col: Any, name: str) -> str:
     return "did:" + ",".join(str(i) for i in ids)
 
 
-def read_collection(col: Any, search: str | None = None) -> CollectionData:
-    """Return the revlog, cards, decks and presets of the cards matching `search` (all cards if None)."""
+def read_collection(col: Any, search: str | None = None, scope_label: str | None = None) -> CollectionData:
+    """Return the revlog, cards, decks and presets of the cards matching `search` (all cards if None).
+
+    `scope_label` names the scope in messages (e.g. 'deck "Spanish"'); by default the search itself.
+    """
     next_day_at = int(col.sched.day_cutoff)
     cards = np.stack(_int_columns(col, "select {} from cards", ("id", "did", "odid")), axis=1)
     if cards.size:
@@ -152,7 +155,9 @@ def read_collection(col: Any, search: str | None = None) -> CollectionData:
         except Exception as err:  # anki.errors.SearchError and friends; metrics/ cannot import anki
             raise EvaluationError(f"The search {search!r} is not valid: {err}") from None
         if wanted.size == 0:
-            raise EvaluationError(f"No cards match the search {search!r}.")
+            raise EvaluationError(
+                f"No cards in {scope_label}." if scope_label else f"No cards match the search {search!r}."
+            )
         cards = cards[np.isin(cards[:, 0], wanted)]
     elif cards.size == 0:
         raise EvaluationError("The collection has no cards.")

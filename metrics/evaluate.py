@@ -68,6 +68,7 @@ class DeckScores:
     deck_id: int
     name: str
     scores: Scores
+    calibration: Calibration
 
 
 @dataclass(frozen=True)
@@ -118,12 +119,26 @@ class Evaluation:
             same_day=self.options.same_day,
             params_choice=self.options.params if isinstance(self.options.params, str) else "given",
             calibration=[asdict(b) for b in self.calibration.bins],
-            calibration_summary={k: v for k, v in self.calibration.to_dict().items() if k != "bins"},
-            decks=[{"deck_id": d.deck_id, "name": d.name, **asdict(d.scores)} for d in self.decks],
+            calibration_summary=_summary(self.calibration),
+            decks=[
+                {
+                    "deck_id": d.deck_id,
+                    "name": d.name,
+                    **asdict(d.scores),
+                    "calibration": [asdict(b) for b in d.calibration.bins],
+                    "calibration_summary": _summary(d.calibration),
+                }
+                for d in self.decks
+            ],
             params=[asdict(p) for p in self.params],
             notes=list(self.notes),
         )
         return out
+
+
+def _summary(calibration: Calibration) -> dict[str, Any]:
+    """Return the calibration's fit, R², MAE and Brier numbers without its bins."""
+    return {k: v for k, v in calibration.to_dict().items() if k != "bins"}
 
 
 def score(p: np.ndarray, y: np.ndarray, w: np.ndarray, keys: np.ndarray, cards: np.ndarray) -> Scores:
@@ -237,7 +252,8 @@ def evaluate(data: CollectionData, options: Options = Options()) -> Evaluation:
     for j, did in enumerate(deck_ids.tolist()):
         idx = order[bounds[j] : bounds[j + 1]]  # time order kept (stable sort)
         s = score(p[idx], y[idx], _weights(idx.size, options.weighting), keys[idx], card[idx])
-        deck_scores.append(DeckScores(int(did), data.deck_names.get(int(did), f"(deck {did})"), s))
+        name = data.deck_names.get(int(did), f"(deck {did})")
+        deck_scores.append(DeckScores(int(did), name, s, calibration_table(p[idx], y[idx])))
     deck_scores.sort(key=lambda d: d.name.lower())
 
     scored = Scored(

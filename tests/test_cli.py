@@ -53,6 +53,9 @@ def test_console_command_json_matches_anki_and_leaves_file_untouched(mixed_colle
     assert {d["name"] for d in out["decks"]} == {"Six", "Six::Sub"}
     assert sum(d["reviews"] for d in out["decks"]) == out["reviews"]
     assert sum(b["count"] for b in out["calibration"]) == out["reviews"]
+    for deck in out["decks"]:
+        assert sum(b["count"] for b in deck["calibration"]) == deck["reviews"]
+        assert deck["calibration_summary"]["brier"] is not None
     assert 0 < out["auc"] < 1
 
 
@@ -98,6 +101,7 @@ def error_collection(tmp_path_factory):
     for cid in b.cards(bad, 5):
         b.write(cid, b.history(100))
     b.cards(b.deck("NewOnly"), 3)
+    b.deck("NoCards")
     same_day = b.deck("SameDayOnly")
     for cid in b.cards(same_day, 3):
         b.write(cid, [e for e in b.history(50, max_reviews=2)][:1] * 1)
@@ -116,6 +120,7 @@ def error_collection(tmp_path_factory):
         (["evaluate", "{col}", "--search", "deck:(("], "not valid"),
         (["evaluate", "{col}", "--deck", "No Such Deck"], 'No deck named "No Such Deck"'),
         (["evaluate", "{col}", "--deck", "NewOnly"], "No reviews to score"),
+        (["evaluate", "{col}", "--deck", "NoCards"], 'No cards in deck "NoCards"'),
         (["evaluate", "{col}", "--deck", "SameDayOnly"], "No reviews to score"),
         (["evaluate", "{col}", "--deck", "BadParams"], 'Preset "Broken Preset": 5 parameters'),
         (["evaluate", "{col}", "--params", "1,2,nan"], "not a finite number"),
