@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import os
+import pathlib
 import shutil
 import sqlite3
 import sys
@@ -34,7 +35,8 @@ def copy_collection(path: str, target_dir: str) -> str:
         raise UsageError(f"{path}: is a folder, not a collection file (collection.anki2).")
     target = os.path.join(target_dir, "collection.anki2")
     try:
-        source = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2.0)
+        uri = pathlib.Path(path).resolve().as_uri() + "?mode=ro"  # escapes '#', '%', '?' in the path
+        source = sqlite3.connect(uri, uri=True, timeout=2.0)
         try:
             tables = {r[0] for r in source.execute("select name from sqlite_master where type = 'table'")}
             if not {"col", "revlog", "cards", "notes"} <= tables:

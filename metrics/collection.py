@@ -54,33 +54,44 @@ def _parse_ints(text: str | None) -> np.ndarray | None:
     if not text:
         return np.zeros(0, dtype=np.int64)
     expected = text.count(",") + 1
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # numpy warns (and stops) on a value it cannot parse
-        values = np.fromstring(text, dtype=np.int64, sep=",")  # text mode: fast and exact
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # older numpy warns and stops at a value it cannot parse
+            values = np.fromstring(text, dtype=np.int64, sep=",")  # text mode: fast and exact
+    except ValueError:  # newer numpy raises instead
+        return None
     return values if values.size == expected else None
 
 
-def _int_columns(col: Any, select: str, columns: Sequence[str], *args: Any) -> list[np.ndarray]:
+def _int_columns(col: Any, select: str, columns: Sequence[tuple[str, str]], *args: Any) -> list[np.ndarray]:
     """Return integer columns aggregated by one query, as equally long int64 arrays.
 
-    Columns are first read as stored; if any value is not an integer (a REAL or text written by
-    some tool) the query is repeated with every column cast to an integer.
+    Each column is (expression, robust expression). The plain expressions are read first; if any
+    value is not an integer (a REAL or text written by some tool) the query is repeated with the
+    robust ones, which cast every value to an integer.
     """
-    for cast in (False, True):
-        exprs = ", ".join(f"group_concat({f'cast({c} as integer)' if cast else c}, ',')" for c in columns)
+    for robust in (False, True):
+        exprs = ", ".join(f"group_concat({pair[1] if robust else pair[0]}, ',')" for pair in columns)
         row = col.db.first(select.format(exprs), *args) or [None] * len(columns)
-        parsed = [_parse_ints(text) for text in row]
-        arrays = [p for p in parsed if p is not None]
-        if len(arrays) == len(columns):
-            if len({a.size for a in arrays}) != 1:
-                raise EvaluationError("The collection's revlog or card table has missing values.")
+        arrays = [a for a in (_parse_ints(text) for text in row) if a is not None]
+        if len(arrays) == len(columns) and len({a.size for a in arrays}) == 1:
             return arrays
-    raise EvaluationError("The collection holds revlog or card values that are not whole numbers.")
+    raise EvaluationError("The collection holds revlog or card values that cannot be read as whole numbers.")
 
 
-# Small revlog columns packed in one integer: ease * 16 + type * 2 + (factor == 0). Types outside
-# 0..5 become 7 ("other"); ease keeps any value (decoded with a floor shift).
-_PACKED = "ease*16 + (case when type between 0 and 5 then type else 7 end)*2 + (factor = 0)"
+def _int(column: str) -> tuple[str, str]:
+    """Return a column read as stored, and cast to an integer for odd rows."""
+    return column, f"ifnull(cast({column} as integer), 0)"
+
+
+# The small revlog columns packed into one integer: ease * 16 + kind * 2 + (factor == 0).
+# The kind follows Anki's reading of `type` (rslib storage/revlog): the value as u8 when it is
+# 0..5, else Learning (0) - including REAL or text values, which fail Anki's integer conversion.
+_KIND = "(case when typeof(type) = 'integer' and (type & 255) between 0 and 5 then (type & 255) else 0 end)"
+_PACKED = (
+    f"ease*16 + {_KIND}*2 + (factor = 0)",
+    f"ifnull(cast(ease as integer), 0)*16 + {_KIND}*2 + (ifnull(factor, 0) = 0)",
+)
 
 
 def _revlog_rows(col: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -92,8 +103,8 @@ def _revlog_rows(col: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     while True:
         chunk = _int_columns(
             col,
-            "select {} from (select id, cid, " + _PACKED + " as packed from revlog where id >= ? order by id limit ?)",
-            ("id", "cid", "packed"),
+            "select {} from (select id, cid, ease, type, factor from revlog where id >= ? order by id limit ?)",
+            (_int("id"), _int("cid"), _PACKED),
             start,
             _CHUNK_ROWS,
         )
@@ -146,7 +157,7 @@ def read_collection(col: Any, search: str | None = None, scope_label: str | None
     `scope_label` names the scope in messages (e.g. 'deck "Spanish"'); by default the search itself.
     """
     next_day_at = int(col.sched.day_cutoff)
-    cards = np.stack(_int_columns(col, "select {} from cards", ("id", "did", "odid")), axis=1)
+    cards = np.stack(_int_columns(col, "select {} from cards", (_int("id"), _int("did"), _int("odid"))), axis=1)
     if cards.size:
         cards = cards[np.argsort(cards[:, 0], kind="stable")]
     if search is not None and search.strip():

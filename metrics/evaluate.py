@@ -148,7 +148,7 @@ def score(p: np.ndarray, y: np.ndarray, w: np.ndarray, keys: np.ndarray, cards: 
         cards=int(np.count_nonzero(np.bincount(cards))) if cards.size else 0,
         log_loss=log_loss(p, y, w),
         rmse_bins=rmse_bins(p, y, w, keys),
-        auc=auc(p, y, w),
+        auc=auc(p, y),  # a ranking measure: every review counts once, whatever the weighting
         retention=float(np.mean(y)) if p.size else math.nan,
         mean_predicted=float(np.mean(p)) if p.size else math.nan,
     )

@@ -64,42 +64,47 @@ def replay(
     t_all = delta_t[row_of_slot]
     del slot
 
-    sets = np.asarray(params, dtype=np.float64)
+    # float32 throughout, operation for operation as fsrs-rs (model.rs), which Anki runs: near
+    # R = 1 the rounding of 1 - R matters to the log loss of a lapse.
+    sets = np.asarray(params, dtype=np.float32)
     if param_index is None:
         w = np.ascontiguousarray(sets[order].T)  # (21, segments), longest first
     else:
         w = np.ascontiguousarray(sets.T[:, np.asarray(param_index)[order]])
-    decay = w[20]
-    factor = np.power(0.9, -1.0 / decay) - 1.0
+    decay = -w[20]
+    factor = np.exp(np.log(np.float32(0.9)) / decay) - np.float32(1.0)
     exp_w8 = np.exp(w[8])
-    d0_easy = w[4] - np.exp(3.0 * w[5]) + 1.0  # unclamped D0(4), the mean-reversion target
+    d0_easy = w[4] - np.exp(w[5] * np.float32(3.0)) + np.float32(1.0)  # unclamped D0(4): mean-reversion target
     fail_cap = np.exp(w[17] * w[18])
+    neg_w9, neg_w12, neg_w19 = -w[9], -w[12], -w[19]
 
     # First entry: initial stability and difficulty from its rating (clamped to 1..4).
     g0 = np.clip(g_all[:n_seg], 1, 4).astype(np.int64)
     r_rows = np.full(n, np.nan)
     s_state = np.clip(w[g0 - 1, np.arange(n_seg)], S_MIN, S_MAX)
-    d_state = np.clip(w[4] - np.exp(w[5] * (g0 - 1)) + 1.0, D_MIN, D_MAX)
+    d_state = np.clip(w[4] - np.exp(w[5] * (g0 - 1).astype(np.float32)) + np.float32(1.0), D_MIN, D_MAX)
 
     for p in range(1, per_pos.size):
         lo, hi = offsets[p], offsets[p + 1]
         m = hi - lo
-        g = g_all[lo:hi].astype(np.float64)
-        t = t_all[lo:hi].astype(np.float64)
+        g = g_all[lo:hi].astype(np.float32)
+        t = t_all[lo:hi].astype(np.float32)
         s = np.clip(s_state[:m], S_MIN, S_MAX)
         d = np.clip(d_state[:m], D_MIN, D_MAX)
-        r = np.power(t / s * factor[:m] + 1.0, -decay[:m])
+        r = np.power(t / s * factor[:m] + 1.0, decay[:m])
         r_rows[row_of_slot[lo:hi]] = r
 
         one_minus_r = 1.0 - r
-        bonus = np.where(g == 2, w[15, :m], 1.0) * np.where(g == 4, w[16, :m], 1.0)
-        new_s = s * (exp_w8[:m] * (11.0 - d) * np.power(s, -w[9, :m]) * np.expm1(one_minus_r * w[10, :m]) * bonus + 1.0)
+        bonus = np.where(g == 2, w[15, :m], np.float32(1.0))
+        easy = np.where(g == 4, w[16, :m], np.float32(1.0))
+        growth = exp_w8[:m] * (11.0 - d) * np.power(s, neg_w9[:m]) * (np.exp(one_minus_r * w[10, :m]) - 1.0)
+        new_s = s * (growth * bonus * easy + 1.0)
         fail = np.flatnonzero(g == 1)
         if fail.size:
             sf, df = s[fail], d[fail]
             lapse = (
                 w[11, fail]
-                * np.power(df, -w[12, fail])
+                * np.power(df, neg_w12[fail])
                 * (np.power(sf + 1.0, w[13, fail]) - 1.0)
                 * np.exp(one_minus_r[fail] * w[14, fail])
             )
@@ -107,16 +112,17 @@ def replay(
         same = np.flatnonzero(t == 0)
         if same.size:
             ss, gs = s[same], g[same]
-            sinc = np.exp(w[17, same] * (gs - 3.0 + w[18, same])) * np.power(ss, -w[19, same])
+            sinc = np.exp(w[17, same] * (gs - 3.0 + w[18, same])) * np.power(ss, neg_w19[same])
             new_s[same] = ss * np.where(gs >= short_term_floor_rating, np.maximum(sinc, 1.0), sinc)
 
-        new_d = d + (10.0 - d) * (-w[6, :m] * (g - 3.0)) / 9.0
+        delta_d = -w[6, :m] * (g - 3.0)
+        new_d = d + (10.0 - d) * delta_d / 9.0
         new_d = w[7, :m] * (d0_easy[:m] - new_d) + new_d
         s_state[:m] = np.clip(new_s, S_MIN, S_MAX)
         d_state[:m] = np.clip(new_d, D_MIN, D_MAX)
 
-    stability = np.empty(n_seg)
-    difficulty = np.empty(n_seg)
+    stability = np.empty(n_seg, dtype=np.float32)
+    difficulty = np.empty(n_seg, dtype=np.float32)
     stability[order] = s_state
     difficulty[order] = d_state
     return Replay(retrievability=r_rows, stability=stability, difficulty=difficulty)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -95,8 +96,7 @@ def short_term_floor_rating(anki_version: str | None) -> int:
     versions and the published benchmark floor only Good and Easy (G >= 3). An unknown
     version gets the current rule.
     """
-    try:
-        major, minor = (int(p) for p in (anki_version or "").split(".")[:2])
-    except ValueError:
+    match = re.match(r"\s*(\d+)\.(\d+)", anki_version or "")  # "26.05b2", "25.09rc1", "2.1.66"
+    if match is None:
         return 2
-    return 2 if (major, minor) >= (26, 8) else 3
+    return 2 if (int(match[1]), int(match[2])) >= (26, 8) else 3

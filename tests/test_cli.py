@@ -78,6 +78,17 @@ def test_deck_scope_includes_subdecks_and_filtered_cards(mixed_collection, capsy
     assert {d["name"] for d in ours["decks"]} == {"Six", "Six::Sub"}
 
 
+def test_odd_characters_in_the_path(mixed_collection, tmp_path, capsys):
+    import shutil
+
+    odd = tmp_path / "we#ird %20 ?dir"
+    odd.mkdir()
+    shutil.copy(mixed_collection["path"], odd / "col%20x.anki2")
+    code, out, err = run_main(capsys, "evaluate", str(odd / "col%20x.anki2"), "--json")
+    assert code == 0, err
+    assert json.loads(out)["reviews"] > 0
+
+
 def test_text_report_and_options(mixed_collection, capsys):
     code, out, err = run_main(capsys, "evaluate", mixed_collection["path"], "--binning", "wiki")
     assert code == 0, err

@@ -91,6 +91,8 @@ def test_same_day_hard_floor_depends_on_version():
     assert short_term_floor_rating("25.07.5") == 3
     assert short_term_floor_rating("26.05") == 3
     assert short_term_floor_rating("2.1.66") == 3
+    assert short_term_floor_rating("26.05b2") == 3  # fsrs-rs 5.2 in that release
+    assert short_term_floor_rating("26.08rc1") == 2
     assert short_term_floor_rating(None) == 2
 
 

@@ -114,3 +114,51 @@ def test_values_stored_as_real_or_text_are_read(tmp_path):
         col.close(downgrade=False)
     assert after.overall == before.overall
     assert garbled.overall.reviews == before.overall.reviews - 1  # a non-number answer is no review
+
+
+def _anki_vs_ours(path: str, search: str = "") -> tuple[float, float, float, float]:
+    from anki.collection import Collection
+
+    col = Collection(path)
+    try:
+        a = col._backend.evaluate_params_legacy(params=[], search=search, ignore_revlogs_before_ms=0)
+        ev = evaluate(read_collection(col, search), Options(params="default", weighting="recency", same_day="keep"))
+    finally:
+        col.close(downgrade=False)
+    return ev.overall.log_loss, a.log_loss, ev.overall.rmse_bins, a.rmse_bins
+
+
+NORMAL = [(40, 1, 0, 0), (40, 3, 0, 0), (38, 3, 1, 2500), (30, 2, 1, 2500), (15, 1, 1, 2500), (3, 3, 1, 2500)]
+
+
+def _write_rows(tmp_path, cards: list[list[tuple]]) -> str:
+    """Write cards whose rows are (days before cutoff, ease, type, factor); type may be any SQL value."""
+    path = str(tmp_path / "collection.anki2")
+    b = Builder(path, seed=9)
+    cids = b.cards(b.deck("D"), len(cards))
+    for k, (cid, rows) in enumerate(zip(cids, cards, strict=True)):
+        for j, (days, ease, rtype, factor) in enumerate(rows):
+            rid = (b.cutoff - days * DAY - 500 + j * 100) * 1000 + 17 + k
+            sql = "insert into revlog (id, cid, usn, ease, ivl, lastIvl, factor, time, type) values (?,?,0,?,1,0,?,5,?)"
+            b.col.db.execute(sql, rid, cid, ease, factor, rtype)
+    b.close()
+    return path
+
+
+def test_lapse_near_certain_recall_matches_anki_float32(tmp_path):
+    """A lapse when R is about 0.999: 1 - R must be rounded as fsrs-rs does (float32)."""
+    path = _write_rows(tmp_path, [[(400, 4, 0, 0), (100, 4, 1, 2500), (99, 1, 1, 2500)], NORMAL])
+    ll, ll_a, rmse, rmse_a = _anki_vs_ours(path)
+    assert ll == pytest.approx(ll_a, abs=1e-6)
+    assert rmse == pytest.approx(rmse_a, abs=1e-6)
+
+
+@pytest.mark.parametrize("odd_type", [6, 7, 256, 259, -1, "x", 1.5])
+def test_revlog_type_outside_0_to_5_is_read_as_anki_reads_it(tmp_path, odd_type):
+    """Anki reads a type it does not know as Learning (and 256..261 as 0..5, as a u8)."""
+    first = [(30, 3, odd_type, 0), (29, 3, 1, 2500), (25, 1, 1, 2500), (20, 3, 1, 2500), (10, 4, 1, 2500)]
+    middle = [(60, 3, 0, 0), (50, 3, 1, 2500), (45, 3, odd_type, 2500), (35, 1, 1, 2500), (20, 3, 1, 2500)]
+    path = _write_rows(tmp_path, [first, middle, NORMAL])
+    ll, ll_a, rmse, rmse_a = _anki_vs_ours(path)
+    assert ll == pytest.approx(ll_a, abs=1e-6)
+    assert rmse == pytest.approx(rmse_a, abs=1e-6)

@@ -9,18 +9,16 @@ from aqt.operations import QueryOp
 from aqt.qt import QAction
 from aqt.utils import showText, showWarning
 
-from ..metrics.collection import read_collection
-from ..metrics.errors import EvaluationError
-from ..metrics.evaluate import Evaluation, Options, evaluate
-from ..metrics.params import short_term_floor_rating
-from ..metrics.report import format_report
-
 MENU_TEXT = "FSRS Calibration…"
+TITLE = "FSRS Calibration"
 
 
-def _options() -> Options:
+def _options() -> Any:
     """Return evaluation options from the add-on's config.json (defaults where unset)."""
     from anki.buildinfo import version
+
+    from ..metrics.evaluate import Options
+    from ..metrics.params import short_term_floor_rating
 
     config: dict[str, Any] = mw.addonManager.getConfig(__name__) or {}
     return Options(
@@ -34,25 +32,38 @@ def _options() -> Options:
 
 def run_on_collection() -> None:
     """Evaluate the whole collection in the background, then show the text report."""
-    options = _options()
+    from ..metrics.collection import read_collection
+    from ..metrics.errors import EvaluationError
+    from ..metrics.evaluate import evaluate
+    from ..metrics.report import format_report
 
-    def op(col: Any) -> Evaluation | str:
+    try:
+        options = _options()
+        options.validate()
+    except EvaluationError as err:
+        showWarning(f"{err}\n\nCheck the add-on's config (Tools → Add-ons → Config).", title=TITLE)
+        return
+
+    def op(col: Any) -> Any:
         try:
             return evaluate(read_collection(col), options)
         except EvaluationError as err:
             return str(err)
 
-    def done(result: Evaluation | str) -> None:
+    def done(result: Any) -> None:
         if isinstance(result, str):
-            showWarning(result, title="FSRS Calibration")
+            showWarning(result, title=TITLE)
             return
-        showText(format_report(result), title="FSRS Calibration", plain_text_edit=True)
+        showText(format_report(result), title=TITLE, plain_text_edit=True)
 
     QueryOp(parent=mw, op=op, success=done).with_progress("Evaluating FSRS…").run_in_background()
 
 
-def register() -> None:
-    """Add "FSRS Calibration…" to the Tools menu."""
+def register(problem: str | None) -> None:
+    """Add "FSRS Calibration…" to the Tools menu; with a startup problem it explains the problem instead."""
     action = QAction(MENU_TEXT, mw)
-    action.triggered.connect(run_on_collection)
+    if problem:
+        action.triggered.connect(lambda: showWarning(problem, title=TITLE))
+    else:
+        action.triggered.connect(run_on_collection)
     mw.form.menuTools.addAction(action)

@@ -1,0 +1,77 @@
+"""Start the real Anki main window (offscreen) on a throwaway base folder, driven by driver_addon.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PROFILE = "Test"
+
+
+def make_base(base: Path, collection: str) -> Path:
+    """Create a base folder with one profile holding a copy of `collection` and the driver add-on."""
+    code = (
+        "import sys\n"
+        "from aqt.profiles import ProfileManager\n"
+        "pm = ProfileManager(ProfileManager.get_created_base_folder(sys.argv[1]))\n"
+        "pm.setupMeta()\n"
+        f"pm.create({PROFILE!r})\n"
+        "pm.meta['firstRun'] = False\n"
+        f"pm.load({PROFILE!r})\n"
+        "pm.profile['syncKey'] = None\n"
+        "pm.profile['autoSync'] = False\n"
+        "pm.save()\n"
+    )
+    subprocess.run([anki_python(), "-c", code, str(base)], check=True, timeout=120)
+    folder = base / PROFILE
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copy(collection, folder / "collection.anki2")
+    driver = base / "addons21" / "zz_e2e_driver"
+    driver.mkdir(parents=True, exist_ok=True)
+    shutil.copy(HERE / "driver_addon.py", driver / "__init__.py")
+    return folder / "collection.anki2"
+
+
+def anki_python() -> str:
+    """Return the Python of the environment with aqt but no numpy (set up by the Makefile)."""
+    return os.environ.get("E2E_PYTHON") or str(Path(__file__).resolve().parents[2] / ".venv-anki" / "bin" / "python")
+
+
+def run_anki(base: Path, mode: str, out: Path, extra_env: dict[str, str] | None = None, timeout: int = 240) -> dict:
+    """Run Anki on `base` in `mode`; return what the driver reported."""
+    env = dict(os.environ)
+    env.update(
+        QT_QPA_PLATFORM="offscreen",
+        QTWEBENGINE_CHROMIUM_FLAGS="--no-sandbox --disable-gpu",
+        QTWEBENGINE_DISABLE_SANDBOX="1",
+        E2E_MODE=mode,
+        E2E_OUT=str(out),
+        ANKI_NOUPDATE="1",
+        PYTHONDONTWRITEBYTECODE="1",
+    )
+    env.pop("PYTHONPATH", None)
+    env.update(extra_env or {})
+    proc = subprocess.run(
+        [anki_python(), "-c", "import aqt; aqt.run()", "-b", str(base), "-p", PROFILE],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    if not out.exists():
+        raise AssertionError(
+            f"Anki wrote no result (exit {proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}"
+        )
+    data = json.loads(out.read_text())
+    data["returncode"] = proc.returncode
+    data["stderr"] = proc.stderr[-5000:]
+    return data
+
+
+if __name__ == "__main__":
+    print(run_anki(Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])))
