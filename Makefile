@@ -10,6 +10,13 @@ VENV := .venv
 VPY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SAMPLE := build/sample/collection.anki2
+# Anki without numpy (end-to-end test of the package) and the oldest supported Anki (engine tests).
+ANKI_VENV := .venv-anki
+ANKI_STAMP := $(ANKI_VENV)/.installed
+OLD_VENV := .venv-oldest
+OLD_STAMP := $(OLD_VENV)/.installed
+ENGINE_TESTS := tests/test_against_anki.py tests/test_odd_revlogs.py tests/test_cli.py \
+	tests/test_fsrs_vectors.py tests/test_metrics.py tests/test_revlog_rules.py
 
 export QT_QPA_PLATFORM ?= offscreen
 export PYTHONDONTWRITEBYTECODE := 1
@@ -23,11 +30,32 @@ $(STAMP): pyproject.toml
 	$(VPY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-.PHONY: venv test lint run bench sample clean
+$(ANKI_STAMP): tests/requirements/anki-no-numpy.txt
+	test -x $(ANKI_VENV)/bin/python || $(PYTHON) -m venv $(ANKI_VENV)
+	$(ANKI_VENV)/bin/python -m pip install --quiet -r tests/requirements/anki-no-numpy.txt
+	! $(ANKI_VENV)/bin/python -c 'import numpy' 2>/dev/null
+	touch $(ANKI_STAMP)
+
+$(OLD_STAMP): tests/requirements/oldest.txt pyproject.toml
+	test -x $(OLD_VENV)/bin/python || $(PYTHON) -m venv $(OLD_VENV)
+	$(OLD_VENV)/bin/python -m pip install --quiet -r tests/requirements/oldest.txt
+	$(OLD_VENV)/bin/python -m pip install --quiet --no-deps -e .
+	touch $(OLD_STAMP)
+
+.PHONY: venv test test-current test-oldest lint run bench sample package clean
 venv: $(STAMP)
 
-test: $(STAMP) lint
-	$(VPY) -m pytest $(PYTEST_ARGS)
+# Everything: lint, every test on the pinned Anki, the engine tests on the oldest supported Anki.
+test: lint test-current test-oldest
+
+test-current: $(STAMP) $(ANKI_STAMP)
+	E2E_PYTHON=$(CURDIR)/$(ANKI_VENV)/bin/python $(VPY) -m pytest $(PYTEST_ARGS)
+
+test-oldest: $(OLD_STAMP)
+	$(OLD_VENV)/bin/python -m pytest -p no:cacheprovider $(PYTEST_ARGS) $(ENGINE_TESTS)
+
+package: $(STAMP)
+	$(VPY) scripts/package.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -46,4 +74,4 @@ bench: $(STAMP)
 	$(VPY) bench/bench_evaluate.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache
+	rm -rf $(VENV) $(ANKI_VENV) $(OLD_VENV) build dist .pytest_cache

@@ -85,7 +85,7 @@ def _write(z: zipfile.ZipFile, name: str, data: bytes, executable: bool = False)
     info = zipfile.ZipInfo(name, FIXED_TIME)
     info.compress_type = zipfile.ZIP_DEFLATED
     info.external_attr = (0o755 if executable else 0o644) << 16
-    z.writestr(info, data, compresslevel=9)
+    z.writestr(info, data, compresslevel=6)
 
 
 def build(out_dir: Path, cache: Path) -> Path:

@@ -14,6 +14,21 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from builder import build_mixed  # noqa: E402
 
+from fsrs_calibration.metrics.evaluate import Options  # noqa: E402
+from fsrs_calibration.metrics.params import short_term_floor_rating  # noqa: E402
+
+
+def anki_floor() -> int:
+    """Return the same-day Hard rule of the installed Anki (tests compare against it)."""
+    from anki.buildinfo import version
+
+    return short_term_floor_rating(version)
+
+
+def like_anki(params: object = "default", same_day: str = "keep") -> Options:
+    """Return options that measure what Anki's evaluate_params_legacy measures."""
+    return Options(params=params, weighting="recency", same_day=same_day, short_term_floor_rating=anki_floor())
+
 
 @pytest.fixture(scope="session")
 def mixed_collection(tmp_path_factory: pytest.TempPathFactory) -> dict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import like_anki
 
 from fsrs_calibration.metrics.collection import ignore_before_ms, read_collection
 from fsrs_calibration.metrics.evaluate import Options, evaluate
@@ -18,7 +19,7 @@ def anki_eval(col, params, search, ignore_ms=0):
 
 def ours(col, search, params="preset", same_day="keep"):
     data = read_collection(col, search)
-    ev = evaluate(data, Options(params=params, weighting="recency", same_day=same_day))
+    ev = evaluate(data, like_anki(params, same_day))
     return ev.overall.log_loss, ev.overall.rmse_bins, ev
 
 

@@ -6,6 +6,7 @@ import random
 
 import pytest
 from builder import DAY, DEFAULTS6, PARAMS19, WEIGHTS17, Builder, Entry
+from conftest import like_anki
 
 from fsrs_calibration.metrics.collection import read_collection
 from fsrs_calibration.metrics.evaluate import Options, evaluate
@@ -65,10 +66,7 @@ def test_odd_histories_match_anki(odd_collection, preset):
             a = col._backend.evaluate_params_legacy(
                 params=params, search=f"preset:{preset}", ignore_revlogs_before_ms=0
             )
-            ev = evaluate(
-                read_collection(col, f"preset:{preset}"),
-                Options(params=params if params else "default", weighting="recency", same_day="keep"),
-            )
+            ev = evaluate(read_collection(col, f"preset:{preset}"), like_anki(params or "default"))
             assert ev.overall.reviews > 50
             assert ev.overall.log_loss == pytest.approx(a.log_loss, abs=1e-5)
             assert ev.overall.rmse_bins == pytest.approx(a.rmse_bins, abs=1e-5)
@@ -122,7 +120,10 @@ def _anki_vs_ours(path: str, search: str = "") -> tuple[float, float, float, flo
     col = Collection(path)
     try:
         a = col._backend.evaluate_params_legacy(params=[], search=search, ignore_revlogs_before_ms=0)
-        ev = evaluate(read_collection(col, search), Options(params="default", weighting="recency", same_day="keep"))
+        ev = evaluate(
+            read_collection(col, search),
+            like_anki(),
+        )
     finally:
         col.close(downgrade=False)
     return ev.overall.log_loss, a.log_loss, ev.overall.rmse_bins, a.rmse_bins

@@ -97,7 +97,20 @@ def tools() -> None:
 
 
 def on_profile_open() -> None:
+    import sys
+
     log("profile open")
+    result["addons"] = {m.dir_name: m.enabled for m in mw.addonManager.all_addon_meta()}
+    result["loaded_modules"] = sorted(k for k in sys.modules if k.split(".")[0] in result["addons"])
+    result["dialogs"] = [w.windowTitle() for w in QApplication.topLevelWidgets() if w.isVisible()]
+    if MODE == "debug":
+        import importlib
+
+        try:
+            importlib.import_module("fsrs_calibration")
+        except Exception:
+            result["import_error"] = traceback.format_exc()
+        finish()
     if MODE == "install":
         QTimer.singleShot(300, install)
     elif MODE == "tools":

@@ -13,7 +13,7 @@ HERE = Path(__file__).resolve().parent
 PROFILE = "Test"
 
 
-def make_base(base: Path, collection: str) -> Path:
+def make_base(base: Path, collection: str, python: str | None = None) -> Path:
     """Create a base folder with one profile holding a copy of `collection` and the driver add-on."""
     code = (
         "import sys\n"
@@ -22,12 +22,13 @@ def make_base(base: Path, collection: str) -> Path:
         "pm.setupMeta()\n"
         f"pm.create({PROFILE!r})\n"
         "pm.meta['firstRun'] = False\n"
+        "pm.meta['defaultLang'] = 'en_US'\n"
         f"pm.load({PROFILE!r})\n"
         "pm.profile['syncKey'] = None\n"
         "pm.profile['autoSync'] = False\n"
         "pm.save()\n"
     )
-    subprocess.run([anki_python(), "-c", code, str(base)], check=True, timeout=120)
+    subprocess.run([python or anki_python(), "-c", code, str(base)], check=True, timeout=120)
     folder = base / PROFILE
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copy(collection, folder / "collection.anki2")
@@ -42,7 +43,14 @@ def anki_python() -> str:
     return os.environ.get("E2E_PYTHON") or str(Path(__file__).resolve().parents[2] / ".venv-anki" / "bin" / "python")
 
 
-def run_anki(base: Path, mode: str, out: Path, extra_env: dict[str, str] | None = None, timeout: int = 240) -> dict:
+def run_anki(
+    base: Path,
+    mode: str,
+    out: Path,
+    extra_env: dict[str, str] | None = None,
+    timeout: int = 240,
+    python: str | None = None,
+) -> dict:
     """Run Anki on `base` in `mode`; return what the driver reported."""
     env = dict(os.environ)
     env.update(
@@ -57,7 +65,7 @@ def run_anki(base: Path, mode: str, out: Path, extra_env: dict[str, str] | None 
     env.pop("PYTHONPATH", None)
     env.update(extra_env or {})
     proc = subprocess.run(
-        [anki_python(), "-c", "import aqt; aqt.run()", "-b", str(base), "-p", PROFILE],
+        [python or anki_python(), "-c", "import aqt; aqt.run()", "-b", str(base), "-p", PROFILE],
         env=env,
         capture_output=True,
         text=True,
