@@ -65,3 +65,49 @@ def test_manifest_and_config():
 def test_package_importable_under_its_name():
     mod = importlib.import_module("fsrs_calibration.metrics.evaluate")
     assert pathlib.Path(mod.__file__).resolve().parent == ROOT / "metrics"
+
+
+def test_too_old_anki_gets_a_message(monkeypatch):
+    import anki.utils
+
+    from fsrs_calibration import ui
+
+    monkeypatch.setattr(anki.utils, "point_version", lambda: 250200)
+    problem = ui.startup_problem()
+    assert problem is not None and "25.07 and later" in problem
+    monkeypatch.setattr(anki.utils, "point_version", lambda: 260903)
+    assert ui.startup_problem() is None  # numpy importable here
+
+
+def test_bundled_numpy_never_shadows_another(tmp_path):
+    """With a numpy importable (Anki's or another add-on's), the vendor folder is not added at all;
+    without one, it goes to the end of sys.path."""
+    other = tmp_path / "other_addon_libs" / "numpy"
+    other.mkdir(parents=True)
+    (other / "__init__.py").write_text("OWNER = 'other add-on'")
+    vendor = tmp_path / "vendor" / "cp313-linux_x86_64" / "numpy"
+    vendor.mkdir(parents=True)
+    (vendor / "__init__.py").write_text("OWNER = 'ours'")
+    code = (
+        "import sys\n"
+        "sys.path = [p for p in sys.path if 'site-packages' not in p]\n"
+        "from importlib.machinery import PathFinder\n"
+        "import bundled\n"
+        "bundled.platform_tag = lambda: 'cp313-linux_x86_64'\n"
+        "mode = sys.argv[1]\n"
+        "if mode == 'other':\n"
+        "    sys.path.insert(0, sys.argv[2])\n"
+        "before = list(sys.path)\n"
+        "assert bundled.ensure_numpy(sys.argv[3]) is None\n"
+        "import numpy\n"
+        "print(numpy.OWNER, sys.path[len(before):])\n"
+    )
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    for mode, owner in (("other", "other add-on"), ("none", "ours")):
+        out = subprocess.run(
+            [sys.executable, "-c", code, mode, str(other.parent), str(tmp_path / "vendor")],
+            capture_output=True, text=True, env=env, timeout=60, cwd=str(ROOT),
+        )  # fmt: skip
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.startswith(owner)
+        assert ("vendor" in out.stdout) == (mode == "none")
