@@ -89,3 +89,46 @@ def rmse_bins(p: np.ndarray, y: np.ndarray, w: np.ndarray, keys: np.ndarray) -> 
     y_mean = np.bincount(keys, weights=y)[used] / count
     weight = np.bincount(keys, weights=w)[used]
     return float(np.sqrt(np.sum(weight * (p_mean - y_mean) ** 2) / np.sum(weight)))
+
+
+@dataclass(frozen=True)
+class FeatureBin:
+    """Measured against predicted recall for the reviews whose feature falls in one bin."""
+
+    feature: str  # interval, reviews or lapses
+    bin_value: float  # the rounded bin value of the constant set
+    lowest: int  # smallest feature value seen in the bin
+    highest: int  # largest feature value seen in the bin
+    count: int
+    mean_predicted: float
+    mean_actual: float
+
+
+def breakdown(
+    delta_t: np.ndarray, n_reviews: np.ndarray, n_lapses: np.ndarray, p: np.ndarray, y: np.ndarray, binning: Binning
+) -> dict[str, list[FeatureBin]]:
+    """Return, per feature of the binning, each bin's count, mean prediction and measured recall."""
+    out: dict[str, list[FeatureBin]] = {}
+    features = (
+        ("interval", delta_t, binning.interval, 2),
+        ("reviews", n_reviews, binning.reviews, 0),
+        ("lapses", n_lapses, binning.lapses, 0),
+    )
+    for name, values, (a, b), digits in features:
+        codes, levels = _codes(values, a, b, digits, binning.half_even)
+        rows = []
+        if codes.size:
+            count = np.bincount(codes, minlength=len(levels))
+            p_sum = np.bincount(codes, weights=p, minlength=len(levels))
+            y_sum = np.bincount(codes, weights=y, minlength=len(levels))
+            lowest = np.full(len(levels), np.iinfo(np.int64).max)
+            highest = np.full(len(levels), np.iinfo(np.int64).min)
+            np.minimum.at(lowest, codes, values)
+            np.maximum.at(highest, codes, values)
+            for k in np.flatnonzero(count).tolist():
+                rows.append(
+                    FeatureBin(name, float(levels[k]), int(lowest[k]), int(highest[k]), int(count[k]),
+                               float(p_sum[k] / count[k]), float(y_sum[k] / count[k]))
+                )  # fmt: skip
+        out[name] = rows
+    return out

@@ -8,3 +8,7 @@ class EvaluationError(Exception):
 
     Its message is one plain sentence, shown as-is by the CLI and the dialog.
     """
+
+
+class Cancelled(Exception):
+    """The caller asked the evaluation to stop (the dialog's Cancel button)."""

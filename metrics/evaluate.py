@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .binning import BINNINGS, bin_keys, rmse_bins
+from .binning import BINNINGS, FeatureBin, bin_keys, breakdown, rmse_bins
 from .calibration import Calibration, calibration_table
 from .collection import DEFAULT_PRESET_ID, CollectionData, ignore_before_ms
-from .errors import EvaluationError
+from .errors import Cancelled, EvaluationError
 from .fsrs import replay
 from .params import to_fsrs6
 from .revlog import build_reviews
@@ -109,6 +109,7 @@ class Evaluation:
     options: Options
     notes: list[str] = field(default_factory=list)
     scored: Scored | None = None
+    by_feature: dict[str, list[FeatureBin]] = field(default_factory=dict)  # interval, reviews, lapses
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON object of the CLI's --json (arrays left out)."""
@@ -131,6 +132,7 @@ class Evaluation:
                 for d in self.decks
             ],
             params=[asdict(p) for p in self.params],
+            by_feature={k: [asdict(b) for b in v] for k, v in self.by_feature.items()},
             notes=list(self.notes),
         )
         return out
@@ -168,9 +170,20 @@ def _card_presets(data: CollectionData) -> np.ndarray:
     return ids[inverse.reshape(-1)] if decks.size else np.zeros(0, dtype=np.int64)
 
 
-def evaluate(data: CollectionData, options: Options = Options()) -> Evaluation:
-    """Return the evaluation of FSRS on the scope read into `data`."""
+def evaluate(
+    data: CollectionData, options: Options = Options(), should_stop: Callable[[], bool] | None = None
+) -> Evaluation:
+    """Return the evaluation of FSRS on the scope read into `data`.
+
+    `should_stop` is polled between stages (and replay steps); when it returns True the
+    evaluation raises Cancelled.
+    """
     options.validate()
+
+    def check() -> None:
+        if should_stop is not None and should_stop():
+            raise Cancelled()
+
     n_cards = data.card_ids.size
     card_preset = _card_presets(data)
     has_history = np.zeros(n_cards, dtype=bool)
@@ -219,7 +232,9 @@ def evaluate(data: CollectionData, options: Options = Options()) -> Evaluation:
     ignore_of_preset = np.array([ignore_before_ms(data.presets.get(i)) for i in preset_ids.tolist()], dtype=np.int64)
     ignore = ignore_of_preset[preset_of_card.reshape(-1)] if n_cards else np.zeros(0, dtype=np.int64)
     drop = np.array(drop_of_set, dtype=bool)[set_of_card] if n_cards else np.zeros(0, dtype=bool)
+    check()
     reviews = build_reviews(data.revlog, data.next_day_at, ignore, drop)
+    check()
     if not reviews.scored.any():
         raise EvaluationError(NO_REVIEWS)
     seg_card = reviews.card[reviews.first]
@@ -230,6 +245,7 @@ def evaluate(data: CollectionData, options: Options = Options()) -> Evaluation:
         np.stack(sets),
         options.short_term_floor_rating,
         param_index=set_of_card[seg_card],
+        should_stop=should_stop,
     )
 
     sel = np.flatnonzero(reviews.scored)
@@ -250,6 +266,7 @@ def evaluate(data: CollectionData, options: Options = Options()) -> Evaluation:
     order = np.argsort(deck_group, kind="stable")
     bounds = np.concatenate(([0], np.cumsum(np.bincount(deck_group))))
     for j, did in enumerate(deck_ids.tolist()):
+        check()
         idx = order[bounds[j] : bounds[j + 1]]  # time order kept (stable sort)
         s = score(p[idx], y[idx], _weights(idx.size, options.weighting), keys[idx], card[idx])
         name = data.deck_names.get(int(did), f"(deck {did})")
@@ -268,4 +285,5 @@ def evaluate(data: CollectionData, options: Options = Options()) -> Evaluation:
         options=options,
         notes=notes,
         scored=scored,
+        by_feature=breakdown(delta_t, n_rev, n_lapse, p, y, BINNINGS[options.binning]),
     )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import Cancelled
 from .params import D_MAX, D_MIN, S_MAX, S_MIN
 
 
@@ -32,6 +34,7 @@ def replay(
     params: np.ndarray,
     short_term_floor_rating: int = 2,
     param_index: np.ndarray | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> Replay:
     """Return FSRS predictions for entries grouped by card (each group starts where `first`).
 
@@ -39,6 +42,7 @@ def replay(
     parameter set when `param_index` gives each segment's set.
     Same-day entries (delta_t == 0) use the short-term formula; its stability gain is
     floored at 1 for ratings >= `short_term_floor_rating` (2 in fsrs-rs >= 6, 3 before).
+    `should_stop` is polled between steps; when it returns True, Cancelled is raised.
     """
     n = rating.size
     n_seg = int(np.count_nonzero(first))
@@ -85,6 +89,8 @@ def replay(
     d_state = np.clip(w[4] - np.exp(w[5] * (g0 - 1).astype(np.float32)) + np.float32(1.0), D_MIN, D_MAX)
 
     for p in range(1, per_pos.size):
+        if should_stop is not None and p % 16 == 0 and should_stop():
+            raise Cancelled()
         lo, hi = offsets[p], offsets[p + 1]
         m = hi - lo
         g = g_all[lo:hi].astype(np.float32)

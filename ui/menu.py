@@ -1,69 +1,80 @@
-"""Tools-menu entry that runs the evaluation in the background and shows the report."""
+"""Menu wiring inside Anki: Tools → "FSRS Calibration…" and the deck gear's "Evaluate FSRS on this deck…"."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from aqt import mw
-from aqt.operations import QueryOp
-from aqt.qt import QAction
-from aqt.utils import showText, showWarning
+from aqt import gui_hooks, mw
+from aqt.qt import QAction, QMenu
+from aqt.utils import showWarning
 
 MENU_TEXT = "FSRS Calibration…"
+DECK_MENU_TEXT = "Evaluate FSRS on this deck…"
 TITLE = "FSRS Calibration"
+ADDON = __name__.split(".")[0]  # the add-on's folder name (a number when installed from AnkiWeb)
+
+_dialog: Any = None
+_problem: str | None = None
 
 
-def _options() -> Any:
-    """Return evaluation options from the add-on's config.json (defaults where unset)."""
+def open_dialog(kind: str = "collection", value: str = "") -> Any:
+    """Open (or raise) the one dialog, scoped as asked, and start the evaluation."""
+    global _dialog
+    if _problem:
+        showWarning(_problem, title=TITLE)
+        return None
     from anki.buildinfo import version
 
-    from ..metrics.evaluate import Options
-    from ..metrics.params import short_term_floor_rating
+    from .dialog import CalibrationDialog
+    from .runner import AnkiRunner
 
-    config: dict[str, Any] = mw.addonManager.getConfig(__name__) or {}
-    return Options(
-        params=config.get("params", "preset"),
-        weighting=config.get("weighting", "uniform"),
-        binning=config.get("binning", "benchmark"),
-        same_day=config.get("same_day", "auto"),
-        short_term_floor_rating=short_term_floor_rating(version),
-    )
+    if _dialog is None:
+        config = mw.addonManager.getConfig(ADDON) or {}
+        _dialog = CalibrationDialog(
+            mw, AnkiRunner(mw), config, lambda c: mw.addonManager.writeConfig(ADDON, c), anki_version=version
+        )
+        _dialog.finished.connect(_forget)
+    _dialog.show()
+    _dialog.raise_()
+    _dialog.activateWindow()
+    _dialog.set_scope(kind, value)
+    _dialog.run()
+    return _dialog
 
 
-def run_on_collection() -> None:
-    """Evaluate the whole collection in the background, then show the text report."""
-    from ..metrics.collection import read_collection
-    from ..metrics.errors import EvaluationError
-    from ..metrics.evaluate import evaluate
-    from ..metrics.report import format_report
+def _forget(*_args: Any) -> None:
+    global _dialog
+    if _dialog is not None:
+        _dialog.deleteLater()
+    _dialog = None
 
-    try:
-        options = _options()
-        options.validate()
-    except EvaluationError as err:
-        showWarning(f"{err}\n\nCheck the add-on's config (Tools → Add-ons → Config).", title=TITLE)
-        return
 
-    def op(col: Any) -> Any:
-        try:
-            return evaluate(read_collection(col), options)
-        except EvaluationError as err:
-            return str(err)
+def _close_dialog() -> None:
+    if _dialog is not None:
+        _dialog.cancel()
+        _dialog.close()
+        _forget()
 
-    def done(result: Any) -> None:
-        if isinstance(result, str):
-            showWarning(result, title=TITLE)
-            return
-        showText(format_report(result), title=TITLE, plain_text_edit=True)
 
-    QueryOp(parent=mw, op=op, success=done).with_progress("Evaluating FSRS…").run_in_background()
+def _deck_menu(menu: QMenu, deck_id: Any) -> None:
+    name = mw.col.decks.name(deck_id)
+    action = QAction(DECK_MENU_TEXT, menu)
+    action.triggered.connect(lambda: open_dialog("deck", name))
+    menu.addAction(action)
+
+
+def _theme_changed() -> None:
+    if _dialog is not None:
+        _dialog.update()
 
 
 def register(problem: str | None) -> None:
-    """Add "FSRS Calibration…" to the Tools menu; with a startup problem it explains the problem instead."""
+    """Add the menu entries; with a start-up problem they explain it instead of running."""
+    global _problem
+    _problem = problem
     action = QAction(MENU_TEXT, mw)
-    if problem:
-        action.triggered.connect(lambda: showWarning(problem, title=TITLE))
-    else:
-        action.triggered.connect(run_on_collection)
+    action.triggered.connect(lambda: open_dialog("collection"))
     mw.form.menuTools.addAction(action)
+    gui_hooks.deck_browser_will_show_options_menu.append(_deck_menu)
+    gui_hooks.profile_will_close.append(_close_dialog)
+    gui_hooks.theme_did_change.append(_theme_changed)

@@ -1,0 +1,208 @@
+"""The dialog in real Qt (offscreen) on real collections: scopes, options, cancel, messages, charts."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from qt_helpers import ThreadRunner
+
+from fsrs_calibration.metrics.collection import deck_search, read_collection
+from fsrs_calibration.metrics.evaluate import Options, evaluate
+from fsrs_calibration.metrics.report import format_report
+from fsrs_calibration.ui.dialog import CalibrationDialog
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "build" / "screenshots"
+
+
+@pytest.fixture
+def col(mixed_collection):
+    from anki.collection import Collection
+
+    c = Collection(mixed_collection["path"])
+    yield c
+    c.close(downgrade=False)
+
+
+def make_dialog(qtbot, col, config=None, gate=None, saved=None):
+    runner = ThreadRunner(col, gate)
+    dialog = CalibrationDialog(None, runner, config or {}, saved.append if saved is not None else None, "26.09.3")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    return dialog, runner
+
+
+def run_and_wait(qtbot, dialog):
+    dialog.run()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
+
+
+def test_whole_collection_numbers_and_chart_are_the_engines(qtbot, col):
+    dialog, _ = make_dialog(qtbot, col)
+    run_and_wait(qtbot, dialog)
+    ev = dialog.evaluation
+    want = evaluate(read_collection(col), Options())
+    assert ev.overall == want.overall
+    assert "percentage points" in dialog.headline.text() and f"{want.overall.reviews:,}" in dialog.headline.text()
+    dialog.tabs.setCurrentIndex(0)
+    dialog.chart.repaint()
+    drawn = dialog.chart.points
+    assert [(p.x, p.y, p.count) for p in drawn] == [
+        (b.mean_predicted, b.mean_actual, b.count) for b in want.calibration.bins
+    ]
+    assert dialog.deck_table.rowCount() == len(want.decks)
+    assert dialog.report.toPlainText() == format_report(want)
+    assert "FSRS is switched off" in dialog.notes.text()  # the mixed collection has FSRS off
+
+
+def test_scopes_and_options_and_no_reread(qtbot, col):
+    saved: list[dict] = []
+    dialog, _ = make_dialog(qtbot, col, saved=saved)
+    dialog.set_scope("deck", "Six")
+    run_and_wait(qtbot, dialog)
+    want = evaluate(read_collection(col, deck_search(col, "Six")), Options())
+    assert dialog.evaluation.overall == want.overall
+    assert {d.name for d in dialog.evaluation.decks} == {"Six", "Six::Sub"}
+    reads = dialog._reads
+    dialog._select(dialog.binning_box, "wiki")
+    dialog._select(dialog.weighting_box, "recency")
+    run_and_wait(qtbot, dialog)
+    assert dialog._reads == reads  # same scope: the revlog is not read again
+    want = evaluate(read_collection(col, deck_search(col, "Six")), Options(binning="wiki", weighting="recency"))
+    assert dialog.evaluation.overall == want.overall
+    assert saved[-1]["binning"] == "wiki" and saved[-1]["scope"] == "deck" and saved[-1]["scope_value"] == "Six"
+
+    dialog.set_scope("preset", "P5")
+    run_and_wait(qtbot, dialog)
+    assert dialog._reads == reads + 1
+    assert dialog.evaluation.overall == evaluate(read_collection(col, 'preset:"P5"'), dialog.options()).overall
+    dialog.set_scope("search", "deck:Five is:suspended OR deck:FourFive")
+    run_and_wait(qtbot, dialog)
+    assert dialog.evaluation.overall.reviews > 0
+
+
+def test_remembered_choices_are_restored(qtbot, col):
+    config = {"params": "default", "binning": "wiki", "weighting": "recency", "same_day": "drop",
+              "scope": "preset", "scope_value": "P45"}  # fmt: skip
+    dialog, _ = make_dialog(qtbot, col, config)
+    assert dialog.scope() == ("preset", "P45")
+    o = dialog.options()
+    assert (o.params, o.binning, o.weighting, o.same_day) == ("default", "wiki", "recency", "drop")
+
+
+def test_cancel(qtbot, col):
+    gate = threading.Event()
+    dialog, runner = make_dialog(qtbot, col, gate=gate)
+    dialog.run()
+    assert dialog.running and dialog.cancel_button.isEnabled() and not dialog.run_button.isEnabled()
+    runner.started.wait(10)
+    dialog.cancel()
+    gate.set()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=30_000)
+    assert dialog.status.text() == "Cancelled."
+    assert dialog.evaluation is None
+    run_and_wait(qtbot, dialog)  # and it runs again afterwards
+    assert dialog.evaluation is not None
+
+
+@pytest.mark.parametrize(
+    "kind, value, fragment",
+    [
+        ("search", "tag:no-such-tag", "No cards match"),
+        ("search", "deck:((", "not valid"),
+        ("deck", "", "Choose a deck"),
+    ],
+)
+def test_messages_in_the_dialog(qtbot, col, kind, value, fragment):
+    dialog, _ = make_dialog(qtbot, col)
+    dialog.set_scope(kind, value)
+    if kind == "deck":
+        dialog.deck_box.setCurrentIndex(-1)
+    run_and_wait(qtbot, dialog)
+    assert fragment in dialog.headline.text()
+    assert dialog.evaluation is None and not dialog.save_button.isEnabled()
+
+
+def test_deck_with_no_or_only_same_day_reviews(qtbot, tmp_path):
+    from anki.collection import Collection
+    from builder import LEARN, Builder, Entry
+
+    path = str(tmp_path / "collection.anki2")
+    b = Builder(path, seed=4)
+    b.cards(b.deck("New only"), 3)
+    for cid in b.cards(b.deck("Same day"), 3):
+        b.write(cid, [Entry(b.at(5, 1000), 1, LEARN, 0), Entry(b.at(5, 2000), 3, LEARN, 0)])
+    b.close()
+    c = Collection(path)
+    try:
+        dialog, _ = make_dialog(qtbot, c)
+        for deck in ("New only", "Same day"):
+            dialog.set_scope("deck", deck)
+            run_and_wait(qtbot, dialog)
+            assert "No reviews to score" in dialog.headline.text()
+    finally:
+        c.close(downgrade=False)
+
+
+def test_per_deck_table_sorts_and_opens_a_deck(qtbot, col):
+    dialog, _ = make_dialog(qtbot, col)
+    run_and_wait(qtbot, dialog)
+    table = dialog.deck_table
+    table.sortItems(1)  # by reviews, ascending, numerically
+    counts = [table.item(r, 1).value for r in range(table.rowCount())]
+    assert counts == sorted(counts)
+    row = next(r for r in range(table.rowCount()) if table.item(r, 0).text() == "Five")
+    dialog._open_deck_row(row)
+    qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
+    assert dialog.scope() == ("deck", "Five")
+    assert {d.name for d in dialog.evaluation.decks} == {"Five"}
+
+
+def test_save_chart_png_svg_and_copy(qtbot, col, tmp_path):
+    from aqt.qt import QApplication, QImage
+
+    dialog, _ = make_dialog(qtbot, col)
+    run_and_wait(qtbot, dialog)
+    dialog.save_chart(str(tmp_path / "chart.png"))
+    dialog.save_chart(str(tmp_path / "chart.svg"))
+    image = QImage(str(tmp_path / "chart.png"))
+    assert image.width() >= 2 * dialog.chart.width()  # high-DPI export
+    assert "<svg" in (tmp_path / "chart.svg").read_text()
+    dialog.copy_results()
+    assert QApplication.clipboard().text() == format_report(dialog.evaluation)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_chart_readable_in_light_and_dark(qtbot, col, theme):
+    from aqt.qt import QColor, QPalette
+
+    dialog, _ = make_dialog(qtbot, col)
+    run_and_wait(qtbot, dialog)
+    palette = QPalette()
+    base, text = (QColor("#ffffff"), QColor("#202020")) if theme == "light" else (QColor("#2c2c2c"), QColor("#eeeeee"))
+    for role, color in ((QPalette.ColorRole.Base, base), (QPalette.ColorRole.Window, base),
+                        (QPalette.ColorRole.WindowText, text), (QPalette.ColorRole.Text, text)):  # fmt: skip
+        palette.setColor(role, color)
+    dialog.setPalette(palette)
+    dialog.chart.setPalette(palette)
+    image = dialog.chart.to_image()
+    assert image.pixelColor(2, 2) == base  # background follows the theme
+    colors = {image.pixelColor(x, y).name() for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)}
+    assert text.name() in colors or len(colors) > 20  # axes and labels drawn in the text colour
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    dialog.resize(900, 760)
+    dialog.grab().save(str(SHOTS / f"dialog-{theme}.png"))
+
+
+def test_collection_is_not_modified(qtbot, col):
+    before = (col.mod, col.db.scalar("select count() from revlog"), col.db.scalar("select sum(mod) from cards"))
+    undo_before = col.undo_status().undo
+    dialog, _ = make_dialog(qtbot, col)
+    for kind, value in (("collection", ""), ("deck", "Six"), ("preset", "P6")):
+        dialog.set_scope(kind, value)
+        run_and_wait(qtbot, dialog)
+    after = (col.mod, col.db.scalar("select count() from revlog"), col.db.scalar("select sum(mod) from cards"))
+    assert after == before
+    assert col.undo_status().undo == undo_before

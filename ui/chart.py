@@ -1,0 +1,339 @@
+"""Charts drawn with QPainter: the calibration chart and recall by interval / reviews / lapses bin.
+
+One painting routine serves the widget, PNG and SVG export. Colours come from the widget's palette
+(Anki sets it for light and dark mode) plus two accents readable on both.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from aqt.qt import (
+    QColor,
+    QFont,
+    QImage,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPaintEvent,
+    QPalette,
+    QPen,
+    QPointF,
+    QRectF,
+    QSize,
+    QSizePolicy,
+    Qt,
+    QToolTip,
+    QWidget,
+)
+
+PREDICTED = QColor("#3b82f6")  # blue: FSRS's prediction
+MEASURED = QColor("#f59e0b")  # amber: what you actually recalled
+MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 52, 56, 16, 44
+
+
+@dataclass(frozen=True)
+class Point:
+    """One bin as drawn: x, y in data units, its interval, count and tooltip text."""
+
+    x: float
+    y: float
+    low: float
+    high: float
+    count: int
+    tip: str
+
+
+def _pct(v: float) -> str:
+    return f"{v * 100:.1f}%"
+
+
+class _Plot:
+    """Maps data coordinates into a rectangle and draws axes (x and y from 0 to 1 unless given)."""
+
+    def __init__(
+        self, rect: QRectF, x_range: tuple[float, float] = (0.0, 1.0), y_range: tuple[float, float] = (0.0, 1.0)
+    ):
+        self.area = QRectF(
+            rect.left() + MARGIN_LEFT,
+            rect.top() + MARGIN_TOP,
+            max(10.0, rect.width() - MARGIN_LEFT - MARGIN_RIGHT),
+            max(10.0, rect.height() - MARGIN_TOP - MARGIN_BOTTOM),
+        )
+        self.x0, self.x1 = x_range
+        self.y0, self.y1 = y_range
+
+    def at(self, x: float, y: float) -> QPointF:
+        a = self.area
+        fx = (x - self.x0) / (self.x1 - self.x0) if self.x1 > self.x0 else 0.5
+        fy = (y - self.y0) / (self.y1 - self.y0) if self.y1 > self.y0 else 0.5
+        return QPointF(a.left() + fx * a.width(), a.bottom() - fy * a.height())
+
+
+def _colors(palette: QPalette) -> tuple[QColor, QColor, QColor]:
+    """Return (text, grid, background) colours of the palette."""
+    text = palette.color(QPalette.ColorRole.WindowText)
+    grid = QColor(text)
+    grid.setAlphaF(0.18)
+    return text, grid, palette.color(QPalette.ColorRole.Base)
+
+
+def paint_calibration(
+    painter: QPainter, rect: QRectF, calibration: Any, palette: QPalette, title: str = ""
+) -> list[tuple[QPointF, Point]]:
+    """Draw the calibration chart of an engine Calibration into rect; return the drawn bin points."""
+    text, grid, background = _colors(palette)
+    painter.fillRect(rect, background)
+    bins = list(calibration.bins)
+    lo_x = min([b.lower for b in bins] + [0.5]) if bins else 0.0
+    x0 = math.floor(lo_x * 10) / 10
+    plot = _Plot(rect, (x0, 1.0), (0.0, 1.0))
+    area = plot.area
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    font = QFont(painter.font())
+    font.setPointSizeF(max(7.0, font.pointSizeF() * 0.9))
+    painter.setFont(font)
+
+    # grid and axes
+    painter.setPen(QPen(grid, 1))
+    step = 0.1 if 1.0 - x0 <= 0.61 else 0.2
+    ticks = [round(1.0 - i * step, 2) for i in range(int(round((1.0 - x0) / step)) + 1)]
+    for t in ticks:
+        painter.drawLine(plot.at(t, 0), plot.at(t, 1))
+    for i in range(6):
+        painter.drawLine(plot.at(x0, i / 5), plot.at(1, i / 5))
+    painter.setPen(QPen(text, 1))
+    painter.drawRect(area)
+    for t in ticks:
+        p = plot.at(t, 0)
+        painter.drawText(QRectF(p.x() - 30, p.y() + 4, 60, 16), Qt.AlignmentFlag.AlignCenter, f"{t * 100:.0f}%")
+    for i in range(6):
+        p = plot.at(x0, i / 5)
+        painter.drawText(QRectF(p.x() - 48, p.y() - 8, 44, 16), Qt.AlignmentFlag.AlignRight, f"{i * 20}%")
+    painter.drawText(
+        QRectF(area.left(), area.bottom() + 22, area.width(), 18),
+        Qt.AlignmentFlag.AlignCenter,
+        "Predicted recall (FSRS)",
+    )
+    painter.save()
+    painter.translate(rect.left() + 12, area.center().y())
+    painter.rotate(-90)
+    painter.drawText(
+        QRectF(-area.height() / 2, -10, area.height(), 18), Qt.AlignmentFlag.AlignCenter, "Measured recall"
+    )
+    painter.restore()
+
+    # histogram of review counts (right axis)
+    if bins:
+        top = max(b.count for b in bins)
+        hist = QColor(text)
+        hist.setAlphaF(0.12)
+        for b in bins:
+            left, right = plot.at(max(b.lower, x0), 0), plot.at(b.upper, 0)
+            height = area.height() * 0.35 * b.count / top
+            painter.fillRect(QRectF(left.x() + 1, area.bottom() - height, right.x() - left.x() - 2, height), hist)
+        painter.setPen(QPen(text, 1))
+        painter.drawText(
+            QRectF(area.right() + 4, area.bottom() - area.height() * 0.35 - 8, MARGIN_RIGHT - 4, 16),
+            Qt.AlignmentFlag.AlignLeft,
+            f"{top:,}",
+        )
+        painter.drawText(
+            QRectF(area.right() + 4, area.bottom() - 16, MARGIN_RIGHT - 4, 16), Qt.AlignmentFlag.AlignLeft, "reviews"
+        )
+
+    # the diagonal: perfect calibration
+    painter.setPen(QPen(text, 1, Qt.PenStyle.DashLine))
+    painter.drawLine(plot.at(x0, x0), plot.at(1, 1))
+
+    # count-weighted fit line
+    if calibration.fit_slope is not None and calibration.fit_intercept is not None:
+        a, b = calibration.fit_intercept, calibration.fit_slope
+        pen = QPen(MEASURED, 1.5, Qt.PenStyle.DotLine)
+        painter.setPen(pen)
+        painter.drawLine(plot.at(x0, _clip(a + b * x0)), plot.at(1, _clip(a + b)))
+
+    # bins: interval bars and points
+    drawn: list[tuple[QPointF, Point]] = []
+    painter.setPen(QPen(MEASURED, 1.5))
+    for b in bins:
+        p = plot.at(b.mean_predicted, b.mean_actual)
+        painter.drawLine(plot.at(b.mean_predicted, b.ci_low), plot.at(b.mean_predicted, b.ci_high))
+        tip = (
+            f"Predicted {_pct(b.lower)}–{_pct(b.upper)}\n{b.count:,} reviews\n"
+            f"Mean prediction {_pct(b.mean_predicted)}\nMeasured recall {_pct(b.mean_actual)}\n"
+            f"95% interval {_pct(b.ci_low)}–{_pct(b.ci_high)}"
+        )
+        drawn.append((p, Point(b.mean_predicted, b.mean_actual, b.ci_low, b.ci_high, b.count, tip)))
+    painter.setBrush(MEASURED)
+    for p, pt in drawn:
+        radius = 2.5 + 3.5 * math.sqrt(pt.count / max(1, max(q.count for _, q in drawn)))
+        painter.drawEllipse(p, radius, radius)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+
+    # legend
+    painter.setPen(QPen(text, 1))
+    legend = QRectF(area.left() + 8, area.top() + 6, 230, 52)
+    painter.drawText(legend, Qt.AlignmentFlag.AlignLeft, f"{title}\n● measured ± 95%   -- perfect\n··· fitted line")
+    return drawn
+
+
+def paint_feature(
+    painter: QPainter, rect: QRectF, rows: list[Any], feature: str, palette: QPalette
+) -> list[tuple[QPointF, Point]]:
+    """Draw predicted and measured recall per bin of one feature (interval, reviews or lapses)."""
+    text, grid, background = _colors(palette)
+    painter.fillRect(rect, background)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    n = len(rows)
+    values = [r.mean_actual for r in rows] + [r.mean_predicted for r in rows]
+    y0 = math.floor(min(values + [0.7]) * 10) / 10
+    plot = _Plot(rect, (-0.5, max(0.5, n - 0.5)), (y0, 1.0))
+    area = plot.area
+    painter.setPen(QPen(grid, 1))
+    steps = max(1, round((1.0 - y0) / 0.1))
+    for i in range(steps + 1):
+        y = y0 + i * (1.0 - y0) / steps
+        painter.drawLine(plot.at(-0.5, y), plot.at(n - 0.5, y))
+    painter.setPen(QPen(text, 1))
+    painter.drawRect(area)
+    for i in range(steps + 1):
+        y = y0 + i * (1.0 - y0) / steps
+        p = plot.at(-0.5, y)
+        painter.drawText(QRectF(p.x() - 48, p.y() - 8, 44, 16), Qt.AlignmentFlag.AlignRight, f"{y * 100:.0f}%")
+    unit = {"interval": " d", "reviews": "", "lapses": ""}.get(feature, "")
+    for i, r in enumerate(rows):
+        label = f"{r.lowest}" if r.lowest == r.highest else f"{r.lowest}–{r.highest}"
+        p = plot.at(i, y0)
+        painter.drawText(QRectF(p.x() - 40, p.y() + 4, 80, 16), Qt.AlignmentFlag.AlignCenter, label + unit)
+    axis = {"interval": "Interval (days since the previous review)", "reviews": "Reviews of the card so far",
+            "lapses": "Lapses of the card so far"}.get(feature, feature)  # fmt: skip
+    painter.drawText(QRectF(area.left(), area.bottom() + 22, area.width(), 18), Qt.AlignmentFlag.AlignCenter, axis)
+    drawn: list[tuple[QPointF, Point]] = []
+    for color, attr in ((PREDICTED, "mean_predicted"), (MEASURED, "mean_actual")):
+        path = QPainterPath()
+        for i, r in enumerate(rows):
+            p = plot.at(i, getattr(r, attr))
+            path.moveTo(p) if i == 0 else path.lineTo(p)
+        painter.setPen(QPen(color, 2))
+        painter.drawPath(path)
+        painter.setBrush(color)
+        for i, r in enumerate(rows):
+            p = plot.at(i, getattr(r, attr))
+            painter.drawEllipse(p, 3.5, 3.5)
+            if attr == "mean_actual":
+                tip = (f"{axis}: {label_of(r)}\n{r.count:,} reviews\nPredicted {_pct(r.mean_predicted)}\n"
+                       f"Measured {_pct(r.mean_actual)}")  # fmt: skip
+                drawn.append((p, Point(i, r.mean_actual, r.mean_actual, r.mean_actual, r.count, tip)))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.setPen(QPen(text, 1))
+    painter.drawText(QRectF(area.left() + 8, area.top() + 6, 260, 36), Qt.AlignmentFlag.AlignLeft,
+                     "● predicted (blue)   ● measured (amber)")  # fmt: skip
+    return drawn
+
+
+def label_of(row: Any) -> str:
+    """Return a feature bin's range as text."""
+    return f"{row.lowest}" if row.lowest == row.highest else f"{row.lowest}–{row.highest}"
+
+
+def _clip(v: float) -> float:
+    return min(1.0, max(0.0, v))
+
+
+class ChartWidget(QWidget):
+    """A widget showing one chart, with tooltips on its points, exportable to PNG and SVG."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setMouseTracking(True)
+        self.setMinimumSize(QSize(420, 300))
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self._painter_fn: Any = None
+        self._points: list[tuple[QPointF, Point]] = []
+        self.empty_text = "Run an evaluation to see the chart."
+
+    def show_calibration(self, calibration: Any, title: str = "") -> None:
+        """Show the calibration chart of an engine Calibration."""
+        self._painter_fn = lambda p, r, pal: paint_calibration(p, r, calibration, pal, title)
+        self.update()
+
+    def show_feature(self, rows: list[Any], feature: str) -> None:
+        """Show recall by bin of one feature."""
+        self._painter_fn = lambda p, r, pal: paint_feature(p, r, rows, feature, pal)
+        self.update()
+
+    def clear(self, text: str | None = None) -> None:
+        """Show no chart (with a short text)."""
+        self._painter_fn = None
+        if text is not None:
+            self.empty_text = text
+        self._points = []
+        self.update()
+
+    @property
+    def points(self) -> list[Point]:
+        """Return the points drawn last (for tests and tooltips)."""
+        return [p for _, p in self._points]
+
+    def paintEvent(self, event: QPaintEvent | None) -> None:  # noqa: N802 (Qt name)
+        painter = QPainter(self)
+        try:
+            rect = QRectF(self.rect())
+            if self._painter_fn is None:
+                painter.fillRect(rect, self.palette().color(QPalette.ColorRole.Base))
+                painter.setPen(self.palette().color(QPalette.ColorRole.WindowText))
+                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.empty_text)
+                return
+            self._points = self._painter_fn(painter, rect, self.palette())
+        finally:
+            painter.end()
+
+    def mouseMoveEvent(self, event: QMouseEvent | None) -> None:  # noqa: N802 (Qt name)
+        if event is None:
+            return
+        pos = event.position()
+        best = None
+        for p, pt in self._points:
+            d = math.hypot(p.x() - pos.x(), p.y() - pos.y())
+            if d < 12 and (best is None or d < best[0]):
+                best = (d, pt)
+        if best is not None:
+            QToolTip.showText(event.globalPosition().toPoint(), best[1].tip, self)
+        else:
+            QToolTip.hideText()
+
+    def to_image(self, size: QSize | None = None, scale: float = 2.0) -> QImage:
+        """Return the chart as an image (at `scale` device pixels per point, for high DPI)."""
+        size = size or self.size()
+        image = QImage(int(size.width() * scale), int(size.height() * scale), QImage.Format.Format_ARGB32)
+        image.setDevicePixelRatio(scale)
+        image.fill(self.palette().color(QPalette.ColorRole.Base))
+        painter = QPainter(image)
+        try:
+            if self._painter_fn is not None:
+                self._painter_fn(painter, QRectF(0, 0, size.width(), size.height()), self.palette())
+        finally:
+            painter.end()
+        return image
+
+    def save(self, path: str) -> None:
+        """Write the chart to a .png or .svg file (SVG through QtSvg, which the PyQt6 wheel ships)."""
+        if path.lower().endswith(".svg"):
+            from PyQt6.QtSvg import QSvgGenerator  # aqt.qt does not re-export QtSvg
+
+            gen = QSvgGenerator()
+            gen.setFileName(path)
+            gen.setSize(self.size())
+            gen.setViewBox(QRectF(0, 0, self.width(), self.height()))
+            gen.setTitle("FSRS Calibration")
+            painter = QPainter(gen)
+            try:
+                if self._painter_fn is not None:
+                    self._painter_fn(painter, QRectF(0, 0, self.width(), self.height()), self.palette())
+            finally:
+                painter.end()
+        elif not self.to_image().save(path, "PNG"):
+            raise OSError(f"could not write {path}")

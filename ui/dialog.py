@@ -1,0 +1,470 @@
+"""The FSRS Calibration dialog: scope and options, background evaluation, headline, charts, per-deck table."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from aqt.qt import (
+    QAbstractItemView,
+    QApplication,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QStackedWidget,
+    Qt,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .chart import ChartWidget
+
+TITLE = "FSRS Calibration"
+SCOPES = [
+    ("collection", "Whole collection"),
+    ("deck", "Deck (with subdecks)"),
+    ("preset", "Preset"),
+    ("search", "Search"),
+]
+PARAMS = [("preset", "Each card's preset"), ("default", "FSRS-6 default parameters")]
+BINNINGS = [("benchmark", "Benchmark (Anki, FSRS benchmark)"), ("wiki", "The Metric page (wiki)")]
+WEIGHTINGS = [("uniform", "Every review the same"), ("recency", "Recent reviews more (Anki's Evaluate)")]
+SAME_DAY = [("auto", "Automatic (by parameter version)"), ("keep", "Keep in history (FSRS-5/6)"),
+            ("drop", "Drop from history (FSRS-4.5)")]  # fmt: skip
+
+HELP = {
+    "reviews": "Reviews scored: every review of a card on a later day than its previous review. "
+    "Same-day repeats are never scored.",
+    "log_loss": "Log loss: how surprised FSRS was by your answers, on average. Lower is better. "
+    "It punishes confident mistakes hard and cannot be gamed by clever averaging.",
+    "rmse": "RMSE (bins): how far predicted recall is from measured recall, in percentage points, "
+    "over groups of similar reviews (interval, number of reviews, number of lapses). Lower is better. "
+    "On its own it can be gamed (a model that predicts averages can score well while ranking cards "
+    "badly), so read it beside log loss and AUC.",
+    "auc": "AUC: can FSRS tell the reviews you forget from those you remember? 0.5 is a coin flip, "
+    "1.0 is perfect ranking; FSRS is typically around 0.7.",
+    "retention": "Measured retention is the share of scored reviews answered Hard, Good or Easy; "
+    "predicted is FSRS's average prediction for them. A good FSRS has the two close.",
+}
+
+
+class _NumberItem(QTableWidgetItem):
+    """A table cell that sorts by its number, not its text."""
+
+    def __init__(self, value: float | None, text: str) -> None:
+        super().__init__(text)
+        self.value = float("-inf") if value is None else value
+        self.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+    def __lt__(self, other: QTableWidgetItem) -> bool:
+        if isinstance(other, _NumberItem):
+            return self.value < other.value
+        return super().__lt__(other)
+
+
+def _fmt(v: float | None, digits: int = 4) -> str:
+    return "n/a" if v is None or v != v else f"{v:.{digits}f}"
+
+
+def headline(ev: Any) -> str:
+    """Return the plain-words summary of an evaluation."""
+    o = ev.overall
+    auc = "AUC n/a (only one kind of answer)" if o.auc is None else f"AUC {o.auc:.2f}"
+    return (
+        f"Over {o.reviews:,} reviews, FSRS's predicted recall was off by {o.rmse_bins * 100:.1f} percentage "
+        f"points on average (RMSE bins). Log loss {o.log_loss:.3f}, {auc}. You recalled "
+        f"{o.retention * 100:.1f}% of these reviews; FSRS predicted {o.mean_predicted * 100:.1f}%."
+    )
+
+
+class CalibrationDialog(QDialog):
+    """Non-modal dialog: pick a scope and options, evaluate in the background, read the results."""
+
+    def __init__(self, parent: QWidget | None, runner: Any, config: dict[str, Any],
+                 save_config: Callable[[dict[str, Any]], None] | None = None,
+                 anki_version: str = "") -> None:  # fmt: skip
+        super().__init__(parent)
+        self.setWindowTitle(TITLE)
+        self.setWindowModality(Qt.WindowModality.NonModal)
+        self.runner = runner
+        self.config = dict(config)
+        self.save_config = save_config
+        self.anki_version = anki_version
+        self.evaluation: Any = None
+        self.message = ""
+        self._cancel = threading.Event()
+        self._running = False
+        self._cache: dict[tuple[str, int], Any] = {}
+        self._reads = 0  # how many times the revlog was read (tests check the cache)
+        self._build()
+        self._fill_pickers()
+        self._load_config()
+        self.resize(860, 720)
+
+    # -- layout ---------------------------------------------------------------------------
+    def _combo(self, items: list[tuple[str, str]]) -> QComboBox:
+        box = QComboBox()
+        for key, text in items:
+            box.addItem(text, key)
+        return box
+
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        form = QFormLayout()
+        scope_row = QHBoxLayout()
+        self.scope_kind = self._combo(SCOPES)
+        self.deck_box = QComboBox()
+        self.preset_box = QComboBox()
+        self.search_edit = QLineEdit()
+        self.search_edit.setPlaceholderText("Anki search, e.g. deck:Spanish -is:suspended")
+        self.scope_stack = QStackedWidget()
+        for w in (QWidget(), self.deck_box, self.preset_box, self.search_edit):
+            self.scope_stack.addWidget(w)
+        self.scope_kind.currentIndexChanged.connect(self.scope_stack.setCurrentIndex)
+        scope_row.addWidget(self.scope_kind)
+        scope_row.addWidget(self.scope_stack, 1)
+        form.addRow("Scope:", scope_row)
+        self.params_box = self._combo(PARAMS)
+        self.binning_box = self._combo(BINNINGS)
+        self.weighting_box = self._combo(WEIGHTINGS)
+        self.same_day_box = self._combo(SAME_DAY)
+        form.addRow("Parameters:", self.params_box)
+        form.addRow("RMSE bins:", self.binning_box)
+        form.addRow("Weighting:", self.weighting_box)
+        form.addRow("Same-day repeats:", self.same_day_box)
+        layout.addLayout(form)
+
+        run_row = QHBoxLayout()
+        self.run_button = QPushButton("Evaluate")
+        self.run_button.setDefault(True)
+        self.run_button.clicked.connect(self.run)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)
+        self.progress.setVisible(False)
+        self.status = QLabel("")
+        run_row.addWidget(self.run_button)
+        run_row.addWidget(self.cancel_button)
+        run_row.addWidget(self.progress, 1)
+        run_row.addWidget(self.status, 2)
+        layout.addLayout(run_row)
+
+        self.headline = QLabel("Choose a scope and press Evaluate.")
+        self.headline.setWordWrap(True)
+        self.headline.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.headline.setToolTip("\n\n".join(HELP.values()))
+        layout.addWidget(self.headline)
+        self.metrics_row = QHBoxLayout()
+        self.metric_labels: dict[str, QLabel] = {}
+        for key in ("reviews", "log_loss", "rmse", "auc", "retention"):
+            label = QLabel("")
+            label.setToolTip(HELP[key])
+            self.metric_labels[key] = label
+            self.metrics_row.addWidget(label)
+        layout.addLayout(self.metrics_row)
+        self.notes = QLabel("")
+        self.notes.setWordWrap(True)
+        layout.addWidget(self.notes)
+
+        self.tabs = QTabWidget()
+        self.chart = ChartWidget()
+        self.tabs.addTab(self.chart, "Calibration")
+        feature_page = QWidget()
+        fl = QVBoxLayout(feature_page)
+        self.feature_box = self._combo([("interval", "By interval"), ("reviews", "By number of reviews"),
+                                        ("lapses", "By number of lapses")])  # fmt: skip
+        self.feature_box.currentIndexChanged.connect(self._show_feature)
+        self.feature_chart = ChartWidget()
+        fl.addWidget(self.feature_box)
+        fl.addWidget(self.feature_chart, 1)
+        self.tabs.addTab(feature_page, "Where the error is")
+        self.deck_table = QTableWidget(0, 6)
+        self.deck_table.setHorizontalHeaderLabels(["Deck", "Reviews", "Log loss", "RMSE (bins)", "AUC", "Retention"])
+        self.deck_table.setSortingEnabled(True)
+        self.deck_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.deck_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        header = self.deck_table.horizontalHeader()
+        if header is not None:
+            header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.deck_table.cellDoubleClicked.connect(self._open_deck_row)
+        self.deck_table.setToolTip("Cards whose home deck it is. Double-click a deck to evaluate it with its subdecks.")
+        self.tabs.addTab(self.deck_table, "Per deck")
+        self.report = QPlainTextEdit()
+        self.report.setReadOnly(True)
+        self.tabs.addTab(self.report, "Report")
+        layout.addWidget(self.tabs, 1)
+
+        buttons = QHBoxLayout()
+        self.save_button = QPushButton("Save chart…")
+        self.save_button.clicked.connect(self._save_chart_dialog)
+        self.copy_button = QPushButton("Copy results")
+        self.copy_button.clicked.connect(self.copy_results)
+        self.remember = QCheckBox("Remember these choices")
+        self.remember.setChecked(True)
+        close = QPushButton("Close")
+        close.clicked.connect(self.close)
+        buttons.addWidget(self.save_button)
+        buttons.addWidget(self.copy_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.remember)
+        buttons.addWidget(close)
+        layout.addLayout(buttons)
+        self._set_results_enabled(False)
+
+    def _fill_pickers(self) -> None:
+        col = self.runner.collection()
+        names = sorted((d.name for d in col.decks.all_names_and_ids()), key=lambda n: n.lower().split("::"))
+        self.deck_box.clear()
+        for name in names:
+            parts = name.split("::")
+            self.deck_box.addItem("    " * (len(parts) - 1) + parts[-1], name)
+        self.preset_box.clear()
+        for conf in sorted(col.decks.all_config(), key=lambda c: str(c["name"]).lower()):
+            self.preset_box.addItem(str(conf["name"]), str(conf["name"]))
+
+    @staticmethod
+    def _select(box: QComboBox, key: Any) -> None:
+        i = box.findData(key)
+        if i >= 0:
+            box.setCurrentIndex(i)
+
+    def _load_config(self) -> None:
+        c = self.config
+        self._select(self.params_box, c.get("params", "preset"))
+        self._select(self.binning_box, c.get("binning", "benchmark"))
+        self._select(self.weighting_box, c.get("weighting", "uniform"))
+        self._select(self.same_day_box, c.get("same_day", "auto"))
+        self.set_scope(c.get("scope", "collection"), c.get("scope_value", ""))
+
+    # -- scope and options ----------------------------------------------------------------
+    def set_scope(self, kind: str, value: str = "") -> None:
+        """Select a scope: collection, deck (name), preset (name) or search (text)."""
+        self._select(self.scope_kind, kind if kind in dict(SCOPES) else "collection")
+        if kind == "deck":
+            self._select(self.deck_box, value)
+        elif kind == "preset":
+            self._select(self.preset_box, value)
+        elif kind == "search":
+            self.search_edit.setText(value)
+
+    def scope(self) -> tuple[str, str]:
+        """Return the chosen (kind, value)."""
+        kind = self.scope_kind.currentData()
+        value = {
+            "deck": self.deck_box.currentData() or "",
+            "preset": self.preset_box.currentData() or "",
+            "search": self.search_edit.text().strip(),
+        }.get(kind, "")
+        return kind, value
+
+    def options(self) -> Any:
+        """Return the engine Options of the current choices."""
+        from ..metrics.evaluate import Options
+        from ..metrics.params import short_term_floor_rating
+
+        return Options(
+            params=self.params_box.currentData(),
+            weighting=self.weighting_box.currentData(),
+            binning=self.binning_box.currentData(),
+            same_day=self.same_day_box.currentData(),
+            short_term_floor_rating=short_term_floor_rating(self.anki_version),
+        )
+
+    def _remember(self) -> None:
+        kind, value = self.scope()
+        self.config.update(
+            params=self.params_box.currentData(), weighting=self.weighting_box.currentData(),
+            binning=self.binning_box.currentData(), same_day=self.same_day_box.currentData(),
+            scope=kind, scope_value=value,
+        )  # fmt: skip
+        if self.save_config is not None and self.remember.isChecked():
+            self.save_config(dict(self.config))
+
+    # -- running ----------------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        """Return True while an evaluation runs in the background."""
+        return self._running
+
+    def run(self) -> None:
+        """Start an evaluation of the current scope and options in the background."""
+        if self._running:
+            return
+        kind, value = self.scope()
+        if kind in ("deck", "preset") and not value:
+            self._show_message(f"Choose a {kind} first.")
+            return
+        if kind == "search" and not value:
+            self._show_message("Type an Anki search first.")
+            return
+        self._remember()
+        options = self.options()
+        self._cancel.clear()
+        self._set_running(True)
+        cache = self._cache
+
+        def op(col: Any) -> Any:
+            from ..metrics.collection import deck_search, read_collection
+            from ..metrics.evaluate import evaluate
+
+            key = (f"{kind}:{value}", int(col.mod))
+            data = cache.get(key)
+            if data is None:
+                if kind == "deck":
+                    data = read_collection(col, deck_search(col, value), scope_label=f'deck "{value}"')
+                elif kind == "preset":
+                    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+                    data = read_collection(col, f'preset:"{escaped}"', scope_label=f'preset "{value}"')
+                elif kind == "search":
+                    data = read_collection(col, value)
+                else:
+                    data = read_collection(col)
+                cache.clear()  # keep one scope: the revlog arrays can be large
+                cache[key] = data
+                self._reads += 1
+            if self._cancel.is_set():
+                from ..metrics.errors import Cancelled
+
+                raise Cancelled()
+            return evaluate(data, options, should_stop=self._cancel.is_set)
+
+        self.runner.run(self, op, self._done, self._failed)
+
+    def cancel(self) -> None:
+        """Ask the running evaluation to stop."""
+        if self._running:
+            self._cancel.set()
+            self.status.setText("Cancelling…")
+
+    def _set_running(self, running: bool) -> None:
+        self._running = running
+        self.progress.setVisible(running)
+        self.run_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        self.status.setText("Evaluating…" if running else "")
+
+    def _done(self, evaluation: Any) -> None:
+        self._set_running(False)
+        self.show_evaluation(evaluation)
+
+    def _failed(self, error: Exception) -> None:
+        from ..metrics.errors import Cancelled, EvaluationError
+
+        self._set_running(False)
+        if isinstance(error, Cancelled):
+            self.status.setText("Cancelled.")
+            return
+        if isinstance(error, EvaluationError):
+            self._show_message(str(error))
+            return
+        self._show_message(f"The evaluation failed: {error}")
+        raise error  # an unexpected error: let Anki's error handler report it
+
+    # -- results ----------------------------------------------------------------------------
+    def _show_message(self, text: str) -> None:
+        self.message = text
+        self.evaluation = None
+        self.headline.setText(text)
+        for label in self.metric_labels.values():
+            label.setText("")
+        self.notes.setText("")
+        self.chart.clear("No results.")
+        self.feature_chart.clear("No results.")
+        self.deck_table.setRowCount(0)
+        self.report.setPlainText(text)
+        self._set_results_enabled(False)
+
+    def _set_results_enabled(self, enabled: bool) -> None:
+        self.save_button.setEnabled(enabled)
+        self.copy_button.setEnabled(enabled)
+
+    def show_evaluation(self, ev: Any) -> None:
+        """Show an engine Evaluation: headline, numbers, charts, per-deck table and report."""
+        from ..metrics.report import format_report
+
+        self.evaluation = ev
+        self.message = ""
+        o = ev.overall
+        self.headline.setText(headline(ev))
+        self.metric_labels["reviews"].setText(f"<b>{o.reviews:,}</b> reviews, {o.cards:,} cards")
+        self.metric_labels["log_loss"].setText(f"Log loss <b>{_fmt(o.log_loss)}</b>")
+        self.metric_labels["rmse"].setText(f"RMSE (bins) <b>{_fmt(o.rmse_bins)}</b>")
+        self.metric_labels["auc"].setText(f"AUC <b>{_fmt(o.auc, 3)}</b>")
+        self.metric_labels["retention"].setText(
+            f"Retention <b>{o.retention * 100:.1f}%</b> (predicted {o.mean_predicted * 100:.1f}%)"
+        )
+        self.notes.setText("\n".join(ev.notes))
+        self.chart.show_calibration(ev.calibration, f"{o.reviews:,} reviews")
+        self._show_feature()
+        self._fill_deck_table(ev)
+        self.report.setPlainText(format_report(ev))
+        self._set_results_enabled(True)
+
+    def _show_feature(self) -> None:
+        if self.evaluation is None:
+            return
+        feature = self.feature_box.currentData()
+        self.feature_chart.show_feature(self.evaluation.by_feature.get(feature, []), feature)
+
+    def _fill_deck_table(self, ev: Any) -> None:
+        table = self.deck_table
+        table.setSortingEnabled(False)
+        table.setRowCount(len(ev.decks))
+        for row, d in enumerate(ev.decks):
+            s = d.scores
+            name = QTableWidgetItem(d.name)
+            name.setData(Qt.ItemDataRole.UserRole, d.name)
+            table.setItem(row, 0, name)
+            table.setItem(row, 1, _NumberItem(s.reviews, f"{s.reviews:,}"))
+            table.setItem(row, 2, _NumberItem(s.log_loss, _fmt(s.log_loss)))
+            table.setItem(row, 3, _NumberItem(s.rmse_bins, _fmt(s.rmse_bins)))
+            table.setItem(row, 4, _NumberItem(s.auc, _fmt(s.auc, 3)))
+            table.setItem(row, 5, _NumberItem(s.retention, f"{s.retention * 100:.1f}%"))
+        table.setSortingEnabled(True)
+
+    def _open_deck_row(self, row: int, _column: int = 0) -> None:
+        item = self.deck_table.item(row, 0)
+        if item is None:
+            return
+        self.set_scope("deck", item.data(Qt.ItemDataRole.UserRole))
+        self.run()
+
+    def copy_results(self) -> None:
+        """Put the text report on the clipboard."""
+        from ..metrics.report import format_report
+
+        clipboard = QApplication.clipboard()
+        if self.evaluation is not None and clipboard is not None:
+            clipboard.setText(format_report(self.evaluation))
+
+    def save_chart(self, path: str) -> None:
+        """Write the calibration chart to a PNG or SVG file."""
+        self.chart.save(path)
+
+    def _save_chart_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save chart", "fsrs-calibration.png",
+                                              "PNG image (*.png);;SVG image (*.svg)")  # fmt: skip
+        if path:
+            try:
+                self.save_chart(path)
+            except OSError as err:
+                self.status.setText(f"Could not save: {err}")
+
+    def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
+        self.cancel()
+        super().closeEvent(event)
