@@ -152,10 +152,15 @@ def test_installed_in_anki_without_numpy_gives_the_cli_numbers(addon_file, tmp_p
     assert "InstallOk" in installed["install"], installed
     shots = ROOT / "build" / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
-    ran = run_anki(base, "tools", tmp_path / "tools.json", {"E2E_SHOTS": str(shots)}, python=python)
+    env = {"E2E_SHOTS": str(shots), "E2E_DECK": "Languages"}
+    ran = run_anki(base, "tools", tmp_path / "tools.json", env, python=python)
     assert "error" not in ran, ran
     assert ran["numpy_before"] is False
     assert "/vendor/cp313-" in ran["numpy_file"]
+    assert ran["before"] == ran["after"]  # nothing in the collection changed, no undo entry
+    deck = ran["deck"]
+    assert deck["scope"] == ["deck", "Languages"] and deck["reviews"] > 0
+    assert set(deck["decks"]) == {"Languages::Spanish", "Languages::Japanese::Kanji"}
     cli = subprocess.run(
         [os.path.join(os.path.dirname(sys.executable), "fsrs-calibration"), "evaluate", str(sample)],
         capture_output=True,
@@ -163,4 +168,4 @@ def test_installed_in_anki_without_numpy_gives_the_cli_numbers(addon_file, tmp_p
         timeout=120,
     )
     assert cli.returncode == 0, cli.stderr
-    assert ran["report"].strip() == cli.stdout.strip()
+    assert ran["tools"]["report"].strip() == cli.stdout.strip()

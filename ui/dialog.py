@@ -90,6 +90,14 @@ def headline(ev: Any) -> str:
     )
 
 
+def _options(choices: dict[str, str], anki_version: str) -> Any:
+    """Return engine Options for the dialog's choices."""
+    from ..metrics.evaluate import Options
+    from ..metrics.params import short_term_floor_rating
+
+    return Options(**choices, short_term_floor_rating=short_term_floor_rating(anki_version))
+
+
 class CalibrationDialog(QDialog):
     """Non-modal dialog: pick a scope and options, evaluate in the background, read the results."""
 
@@ -272,26 +280,22 @@ class CalibrationDialog(QDialog):
         }.get(kind, "")
         return kind, value
 
-    def options(self) -> Any:
-        """Return the engine Options of the current choices."""
-        from ..metrics.evaluate import Options
-        from ..metrics.params import short_term_floor_rating
+    def choices(self) -> dict[str, str]:
+        """Return the chosen options as plain strings (no engine import on the main thread)."""
+        return {
+            "params": self.params_box.currentData(),
+            "weighting": self.weighting_box.currentData(),
+            "binning": self.binning_box.currentData(),
+            "same_day": self.same_day_box.currentData(),
+        }
 
-        return Options(
-            params=self.params_box.currentData(),
-            weighting=self.weighting_box.currentData(),
-            binning=self.binning_box.currentData(),
-            same_day=self.same_day_box.currentData(),
-            short_term_floor_rating=short_term_floor_rating(self.anki_version),
-        )
+    def options(self) -> Any:
+        """Return the engine Options of the current choices (imports the engine: numpy)."""
+        return _options(self.choices(), self.anki_version)
 
     def _remember(self) -> None:
         kind, value = self.scope()
-        self.config.update(
-            params=self.params_box.currentData(), weighting=self.weighting_box.currentData(),
-            binning=self.binning_box.currentData(), same_day=self.same_day_box.currentData(),
-            scope=kind, scope_value=value,
-        )  # fmt: skip
+        self.config.update(self.choices(), scope=kind, scope_value=value)
         if self.save_config is not None and self.remember.isChecked():
             self.save_config(dict(self.config))
 
@@ -313,15 +317,17 @@ class CalibrationDialog(QDialog):
             self._show_message("Type an Anki search first.")
             return
         self._remember()
-        options = self.options()
+        choices, anki_version = self.choices(), self.anki_version
         self._cancel.clear()
         self._set_running(True)
         cache = self._cache
 
         def op(col: Any) -> Any:
+            # numpy and the engine are first imported here, off the main thread (about 0.1 s)
             from ..metrics.collection import deck_search, read_collection
             from ..metrics.evaluate import evaluate
 
+            options = _options(choices, anki_version)
             key = (f"{kind}:{value}", int(col.mod))
             data = cache.get(key)
             if data is None:

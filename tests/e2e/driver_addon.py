@@ -1,24 +1,30 @@
 """An Anki add-on that drives Anki for the end-to-end tests (installed as addons21/zz_e2e_driver).
 
 E2E_MODE=install: install the .ankiaddon at E2E_ADDON with Anki's own add-on manager, then quit.
-E2E_MODE=tools:   trigger Tools → "FSRS Calibration…", wait for the report, save its text and a
-                  screenshot, then quit. Everything observed goes to the JSON file E2E_OUT.
+E2E_MODE=tools:   trigger Tools → "FSRS Calibration…", wait for the results, then trigger the deck
+                  gear's "Evaluate FSRS on this deck…" for E2E_DECK, wait again; save screenshots
+                  (E2E_SHOTS), the dialog's numbers and a fingerprint of the collection before and
+                  after. Everything observed goes to the JSON file E2E_OUT; then Anki quits.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import sys
 import time
 import traceback
 
 from aqt import gui_hooks, mw
-from aqt.qt import QApplication, QDialog, QPlainTextEdit, QTimer
+from aqt.qt import QApplication, QDialog, QMenu, QTimer
 
 MODE = os.environ.get("E2E_MODE", "")
 OUT = os.environ.get("E2E_OUT", "")
 SHOTS = os.environ.get("E2E_SHOTS", "")
+DECK = os.environ.get("E2E_DECK", "")
 MENU_TEXT = "FSRS Calibration…"
+DECK_MENU_TEXT = "Evaluate FSRS on this deck…"
 result: dict = {"mode": MODE, "log": []}
 started = time.monotonic()
 
@@ -44,6 +50,16 @@ def guarded(fn):
     return wrapper
 
 
+def fingerprint() -> dict:
+    """Return what would show any change to the collection: mod time, undo state, table digests."""
+    col = mw.col
+    out = {"mod": col.mod, "undo": col.undo_status().undo}
+    for table in ("revlog", "cards", "notes", "decks", "deck_config", "config", "col"):
+        rows = col.db.all(f"select * from {table} order by 1")
+        out[table] = hashlib.sha256(repr(rows).encode()).hexdigest()
+    return out
+
+
 @guarded
 def install() -> None:
     res = mw.addonManager.install(os.environ["E2E_ADDON"])
@@ -52,31 +68,47 @@ def install() -> None:
     finish()
 
 
-def find_report() -> QDialog | None:
+def find_dialog() -> QDialog | None:
     for w in QApplication.topLevelWidgets():
         if isinstance(w, QDialog) and w.isVisible() and w.windowTitle().startswith("FSRS Calibration"):
             return w
     return None
 
 
-@guarded
-def poll(deadline: float) -> None:
-    dialog = find_report()
-    if dialog is not None:
-        edit = dialog.findChild(QPlainTextEdit)
-        result["dialog_title"] = dialog.windowTitle()
-        result["report"] = edit.toPlainText() if edit is not None else None
-        if SHOTS:
-            dialog.grab().save(os.path.join(SHOTS, "report.png"))
-            mw.grab().save(os.path.join(SHOTS, "main_window.png"))
-        dialog.close()
-        log("report read")
-        finish()
-    elif time.monotonic() > deadline:
-        result["error"] = "timed out waiting for the report"
-        finish()
-    else:
-        QTimer.singleShot(200, lambda: poll(deadline))
+def read_dialog(name: str) -> dict:
+    dialog = find_dialog()
+    out: dict = {"title": dialog.windowTitle(), "scope": list(dialog.scope()), "message": dialog.message}
+    ev = dialog.evaluation
+    if ev is not None:
+        o = ev.overall
+        out.update(reviews=o.reviews, log_loss=o.log_loss, rmse_bins=o.rmse_bins, auc=o.auc,
+                   decks=[d.name for d in ev.decks], report=dialog.report.toPlainText(),
+                   headline=dialog.headline.text(), chart_points=len(dialog.chart.points))  # fmt: skip
+    if SHOTS:
+        dialog.resize(920, 780)
+        dialog.grab().save(os.path.join(SHOTS, f"{name}.png"))
+        for i, tab in enumerate(("calibration", "where", "decks")):
+            dialog.tabs.setCurrentIndex(i)
+            dialog.grab().save(os.path.join(SHOTS, f"{name}-{tab}.png"))
+        dialog.tabs.setCurrentIndex(0)
+    return out
+
+
+def wait_for_results(then, deadline: float, name: str) -> None:
+    @guarded
+    def poll() -> None:
+        dialog = find_dialog()
+        if dialog is not None and not dialog.running and (dialog.evaluation is not None or dialog.message):
+            log(f"{name} results")
+            result[name] = read_dialog(name)
+            then()
+        elif time.monotonic() > deadline:
+            result["error"] = f"timed out waiting for {name}"
+            finish()
+        else:
+            QTimer.singleShot(100, poll)
+
+    poll()
 
 
 @guarded
@@ -87,35 +119,100 @@ def tools() -> None:
         result["error"] = "menu entry missing"
         finish()
         return
-    import sys
-
     result["numpy_before"] = "numpy" in sys.modules
+    result["before"] = fingerprint()
     actions[MENU_TEXT].trigger()
-    log("triggered")
-    poll(time.monotonic() + 120)
+    log("tools triggered")
+    wait_for_results(deck_gear, time.monotonic() + 120, "tools")
+
+
+@guarded
+def deck_gear() -> None:
     result["numpy_file"] = getattr(sys.modules.get("numpy"), "__file__", None)
+    did = mw.col.decks.id_for_name(DECK)
+    menu = QMenu(mw)
+    gui_hooks.deck_browser_will_show_options_menu(menu, did)  # what the deck list's gear button runs
+    actions = {a.text(): a for a in menu.actions()}
+    result["gear_menu"] = sorted(actions)
+    actions[DECK_MENU_TEXT].trigger()
+    log("deck gear triggered")
+    wait_for_results(done, time.monotonic() + 120, "deck")
+
+
+@guarded
+def done() -> None:
+    result["after"] = fingerprint()
+    if SHOTS:
+        mw.grab().save(os.path.join(SHOTS, "main_window.png"))
+    finish()
+
+
+class Ticker:
+    """Measures how long the main thread's event loop goes without running a 10 ms timer."""
+
+    def __init__(self) -> None:
+        self.last = time.perf_counter()
+        self.max_gap = 0.0
+        self.timer = QTimer()
+        self.timer.setInterval(10)
+        self.timer.timeout.connect(self.tick)
+        self.timer.start()
+
+        self.gaps: list[tuple[float, float]] = []  # (seconds since start, gap) of gaps over 30 ms
+
+    def tick(self) -> None:
+        now = time.perf_counter()
+        gap = now - self.last
+        self.max_gap = max(self.max_gap, gap)
+        if gap > 0.03:
+            self.gaps.append((round(time.monotonic() - started, 3), round(gap * 1000, 1)))
+        self.last = now
+
+
+@guarded
+def bench() -> None:
+    """Click Tools → FSRS Calibration… and time it until the results are on screen."""
+    actions = {a.text(): a for a in mw.form.menuTools.actions()}
+    ticker = Ticker()
+    QTimer.singleShot(300, lambda: start_bench(actions[MENU_TEXT], ticker))
+
+
+@guarded
+def start_bench(action, ticker) -> None:
+    ticker.max_gap = 0.0
+    ticker.last = time.perf_counter()
+    clicked = time.perf_counter()
+
+    @guarded
+    def poll() -> None:
+        dialog = find_dialog()
+        if dialog is not None and not dialog.running and dialog.evaluation is not None:
+            QApplication.processEvents()
+            result["click_to_results_s"] = time.perf_counter() - clicked
+            result["max_ui_block_s"] = ticker.max_gap
+            result["gaps_ms"] = ticker.gaps
+            result["clicked_at"] = round(clicked - (time.perf_counter() - (time.monotonic() - started)), 3)
+            result["reviews"] = dialog.evaluation.overall.reviews
+            finish()
+        else:
+            QTimer.singleShot(5, poll)
+
+    log("click")
+    action.trigger()
+    log("triggered")
+    poll()
 
 
 def on_profile_open() -> None:
-    import sys
-
     log("profile open")
     result["addons"] = {m.dir_name: m.enabled for m in mw.addonManager.all_addon_meta()}
-    result["loaded_modules"] = sorted(k for k in sys.modules if k.split(".")[0] in result["addons"])
-    result["dialogs"] = [w.windowTitle() for w in QApplication.topLevelWidgets() if w.isVisible()]
-    if MODE == "debug":
-        import importlib
-
-        try:
-            importlib.import_module("fsrs_calibration")
-        except Exception:
-            result["import_error"] = traceback.format_exc()
-        finish()
     if MODE == "install":
         QTimer.singleShot(300, install)
     elif MODE == "tools":
         QTimer.singleShot(300, tools)
+    elif MODE == "bench":
+        QTimer.singleShot(500, bench)
 
 
 gui_hooks.profile_did_open.append(on_profile_open)
-QTimer.singleShot(180_000, lambda: (result.setdefault("error", "global timeout"), finish()))
+QTimer.singleShot(240_000, lambda: (result.setdefault("error", "global timeout"), finish()))

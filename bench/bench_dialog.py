@@ -1,0 +1,72 @@
+"""Benchmark: from clicking Tools → "FSRS Calibration…" to results, in the real Anki main window.
+
+Starts Anki (offscreen, pinned aqt, throwaway base folder) on the benchmark collection with the
+add-on installed; a driver add-on clicks the menu entry and measures the time until the dialog
+shows results, and the longest stretch the main thread's event loop went without running a 10 ms
+timer (how long the window was frozen). Each run is a fresh Anki start, so the revlog is read cold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from harness import make_base, run_anki  # noqa: E402
+
+
+def install_working_tree(base: Path) -> None:
+    """Copy the add-on's own files (the package allow-list) into the base folder's addons21."""
+    import package
+
+    target = base / "addons21" / "fsrs_calibration"
+    shutil.rmtree(target, ignore_errors=True)
+    for rel in package.addon_files():
+        (target / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / rel, target / rel)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--reviews", type=int, default=500_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    collection = ROOT / "build" / "bench" / f"collection-{args.reviews}.anki2"
+    if not collection.exists():
+        from bench_evaluate import build
+
+        build(str(collection), args.reviews)
+    python = sys.executable  # the dev environment: aqt and numpy
+    runs = []
+    for _ in range(args.repeat):
+        with tempfile.TemporaryDirectory() as tmp:
+            base = Path(tmp) / "base"
+            make_base(base, str(collection), python)
+            install_working_tree(base)
+            out = run_anki(base, "bench", Path(tmp) / "bench.json", python=python, timeout=300)
+            if "error" in out:
+                raise SystemExit(out["error"])
+            runs.append(out)
+    clicks = [r["click_to_results_s"] for r in runs]
+    blocks = [r["max_ui_block_s"] for r in runs]
+    print(json.dumps({
+        "collection": str(collection),
+        "scored_reviews": runs[0]["reviews"],
+        "click_to_results_s": {"median": round(statistics.median(clicks), 3), "runs": [round(c, 3) for c in clicks]},
+        "max_ui_thread_block_ms": {"max": round(max(blocks) * 1000, 1), "runs": [round(b * 1000, 1) for b in blocks]},
+        "cpu": os.cpu_count(),
+    }, indent=1))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
