@@ -42,7 +42,7 @@ $(OLD_STAMP): tests/requirements/oldest.txt pyproject.toml
 	$(OLD_VENV)/bin/python -m pip install --quiet --no-deps -e .
 	touch $(OLD_STAMP)
 
-.PHONY: venv test test-current test-oldest lint run bench sample package clean
+.PHONY: venv test test-current test-oldest lint run run-cli bench bench-dialog sample package clean
 venv: $(STAMP)
 
 # Everything: lint, every test on the pinned Anki, the engine tests on the oldest supported Anki.
@@ -67,11 +67,19 @@ $(SAMPLE): $(STAMP) scripts/make_sample.py tests/builder.py
 
 sample: $(SAMPLE)
 
+# Real Anki with the sample collection and this add-on (offscreen with screenshots when there is no display).
 run: $(SAMPLE)
+	$(VPY) scripts/run_anki.py --sample $(SAMPLE)
+
+# The command-line report of the sample collection.
+run-cli: $(SAMPLE)
 	$(VENV)/bin/fsrs-calibration evaluate $(SAMPLE)
 
 bench: $(STAMP)
 	$(VPY) bench/bench_evaluate.py $(BENCH_ARGS)
+
+bench-dialog: $(STAMP)
+	$(VPY) bench/bench_dialog.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) $(ANKI_VENV) $(OLD_VENV) build dist .pytest_cache

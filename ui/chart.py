@@ -173,11 +173,34 @@ def paint_calibration(
         painter.drawEllipse(p, radius, radius)
     painter.setBrush(Qt.BrushStyle.NoBrush)
 
-    # legend
-    painter.setPen(QPen(text, 1))
-    legend = QRectF(area.left() + 8, area.top() + 6, 230, 52)
-    painter.drawText(legend, Qt.AlignmentFlag.AlignLeft, f"{title}\n● measured ± 95%   -- perfect\n··· fitted line")
+    _legend(painter, QPointF(area.left() + 10, area.top() + 8), text, [
+        (None, "", title),
+        (MEASURED, "dot", "measured recall per bin, 95% interval"),
+        (text, "dash", "perfect calibration"),
+        (MEASURED, "dotline", "count-weighted fit"),
+    ])  # fmt: skip
     return drawn
+
+
+def _legend(painter: QPainter, origin: QPointF, text: QColor, items: list[tuple[QColor | None, str, str]]) -> None:
+    """Draw legend rows: a marker (dot, dash or dotted line) in its colour, then the label."""
+    y = origin.y()
+    for color, style, label in items:
+        x = origin.x()
+        if color is not None:
+            if style == "dot":
+                painter.setPen(QPen(color, 1))
+                painter.setBrush(color)
+                painter.drawEllipse(QPointF(x + 8, y + 7), 3.5, 3.5)
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+            else:
+                pen_style = Qt.PenStyle.DashLine if style == "dash" else Qt.PenStyle.DotLine
+                painter.setPen(QPen(color, 1.5, pen_style))
+                painter.drawLine(QPointF(x, y + 7), QPointF(x + 16, y + 7))
+            x += 22
+        painter.setPen(QPen(text, 1))
+        painter.drawText(QRectF(x, y, 320, 16), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)
+        y += 16
 
 
 def paint_feature(
@@ -228,9 +251,8 @@ def paint_feature(
                        f"Measured {_pct(r.mean_actual)}")  # fmt: skip
                 drawn.append((p, Point(i, r.mean_actual, r.mean_actual, r.mean_actual, r.count, tip)))
         painter.setBrush(Qt.BrushStyle.NoBrush)
-    painter.setPen(QPen(text, 1))
-    painter.drawText(QRectF(area.left() + 8, area.top() + 6, 260, 36), Qt.AlignmentFlag.AlignLeft,
-                     "● predicted (blue)   ● measured (amber)")  # fmt: skip
+    _legend(painter, QPointF(area.left() + 10, area.top() + 8), text,
+            [(PREDICTED, "dot", "predicted by FSRS"), (MEASURED, "dot", "measured (your answers)")])  # fmt: skip
     return drawn
 
 
