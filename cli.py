@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .metrics.binning import BINNINGS
+from .metrics.collection import CollectionData
 from .metrics.errors import EvaluationError
 from .metrics.evaluate import WEIGHTINGS, Evaluation, Options, evaluate
 from .metrics.params import parse_params_text, short_term_floor_rating
@@ -88,31 +89,72 @@ def parse_params_option(value: str) -> str | list[float]:
     return parse_params_text(value)
 
 
-def run_evaluate(args: argparse.Namespace) -> Evaluation:
-    """Return the evaluation the `evaluate` subcommand asks for."""
-    from .metrics.collection import deck_search, read_collection
-
+def options_from(args: argparse.Namespace, anki: str | None) -> Options:
+    """Return the evaluation options of the command line (the same-day rule of the given Anki)."""
     options = Options(
         params=parse_params_option(args.params),
         weighting=args.weighting,
         binning=args.binning,
         same_day=args.same_day,
-        short_term_floor_rating=short_term_floor_rating(anki_version()),
+        short_term_floor_rating=short_term_floor_rating(anki),
     )
     options.validate()
+    return options
+
+
+def read_scope(args: argparse.Namespace, with_durations: bool = False) -> CollectionData:
+    """Return the scope of --search/--deck read from a temporary copy of the collection."""
+    from .metrics.collection import deck_search, read_collection
+
     workdir = tempfile.mkdtemp(prefix="fsrs-calibration-")
     try:
         col = open_collection(copy_collection(args.collection, workdir))
         try:
             if args.deck is not None:
-                data = read_collection(col, deck_search(col, args.deck), scope_label=f'deck "{args.deck}"')
+                search, label = deck_search(col, args.deck), f'deck "{args.deck}"'
             else:
-                data = read_collection(col, args.search)
+                search, label = args.search, None
+            return read_collection(col, search, scope_label=label, with_durations=with_durations)
         finally:
             col.close(downgrade=False)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
-    return evaluate(data, options)
+
+
+def run_evaluate(args: argparse.Namespace) -> Evaluation:
+    """Return the evaluation the `evaluate` subcommand asks for."""
+    options = options_from(args, anki_version())
+    return evaluate(read_scope(args), options)
+
+
+def addon_version() -> str:
+    """Return the add-on's human_version from manifest.json."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "manifest.json")) as f:
+        return str(json.load(f).get("human_version", ""))
+
+
+def run_export(args: argparse.Namespace) -> str:
+    """Write the benchmark-format zip of the scope; return a one-paragraph summary."""
+    from .metrics.dataset import build_tables, write_zip
+
+    if os.path.isdir(args.out):
+        raise UsageError(f"{args.out}: is a folder; give the name of the zip file to write.")
+    whole = args.deck is None and not (args.search or "").strip()
+    tables = build_tables(read_scope(args, with_durations=True), whole_collection=whole)
+    if tables.rows()["revlogs"] == 0:
+        raise UsageError("No reviews to export in this scope (cards need a learning step).")
+    write_zip(tables, args.out, {"addon_version": addon_version(), "anki_version": anki_version()})
+    rows = tables.rows()
+    return f"Wrote {args.out}: {rows['revlogs']:,} reviews of {rows['cards']:,} cards in {rows['decks']:,} decks."
+
+
+def run_evaluate_dataset(args: argparse.Namespace) -> Evaluation:
+    """Return the evaluation of an export zip or an anki-revlogs-10k folder (numpy only, no anki)."""
+    from .metrics.dataset import read_tables
+    from .metrics.evaluate import evaluate_tables
+
+    options = options_from(args, None)
+    return evaluate_tables(read_tables(args.source, args.user), options)
 
 
 def _json_default(value: Any) -> Any:
@@ -139,20 +181,38 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     ev = sub.add_parser("evaluate", help="score FSRS's predictions on a collection's revlog")
     ev.add_argument("collection", help="path to collection.anki2 (read through a temporary copy)")
-    scope = ev.add_mutually_exclusive_group()
+    _scope_arguments(ev)
+    _option_arguments(ev, params_default="preset")
+    ex = sub.add_parser("export", help="write anonymized review data in the FSRS benchmark's format (a zip)")
+    ex.add_argument("collection", help="path to collection.anki2 (read through a temporary copy)")
+    ex.add_argument("out", help="the zip file to write, e.g. fsrs-benchmark.zip")
+    _scope_arguments(ex)
+    ds = sub.add_parser("evaluate-dataset", help="score FSRS on an export zip or an anki-revlogs-10k folder")
+    ds.add_argument("source", help="an export zip, or a folder with revlogs/ cards/ decks/ (CSV or parquet)")
+    ds.add_argument("--user", type=int, help="which user_id partition (when the folder holds several)")
+    _option_arguments(ds, params_default="default")
+    return parser
+
+
+def _scope_arguments(parser: argparse.ArgumentParser) -> None:
+    scope = parser.add_mutually_exclusive_group()
     scope.add_argument("--search", help="an Anki search, e.g. 'preset:\"Default\" -is:suspended'")
     scope.add_argument("--deck", help="a deck name (its subdecks included)")
-    ev.add_argument("--params", default="preset", help="preset (each card's preset), default, or W0,W1,... (17/19/21)")
-    ev.add_argument("--weighting", choices=WEIGHTINGS, default="uniform")
-    ev.add_argument("--binning", choices=sorted(BINNINGS), default="benchmark")
-    ev.add_argument(
+
+
+def _option_arguments(parser: argparse.ArgumentParser, params_default: str) -> None:
+    parser.add_argument(
+        "--params", default=params_default, help="preset (each card's preset), default, or W0,W1,... (17/19/21)"
+    )
+    parser.add_argument("--weighting", choices=WEIGHTINGS, default="uniform")
+    parser.add_argument("--binning", choices=sorted(BINNINGS), default="benchmark")
+    parser.add_argument(
         "--same-day",
         choices=("auto", "keep", "drop"),
         default="auto",
         help="same-day repeats in the history: keep (FSRS-5/6), drop (FSRS-4.5); auto by parameter count",
     )
-    ev.add_argument("--json", action="store_true", help="print one JSON object")
-    return parser
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -160,12 +220,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.command == "evaluate":
-            ev = run_evaluate(args)
-            if args.json:
-                print(json.dumps(_clean(ev.to_dict()), default=_json_default, indent=1))
-            else:
-                print(format_report(ev))
+        if args.command == "export":
+            print(run_export(args))
+            return 0
+        ev = run_evaluate(args) if args.command == "evaluate" else run_evaluate_dataset(args)
+        if args.json:
+            print(json.dumps(_clean(ev.to_dict()), default=_json_default, indent=1))
+        else:
+            print(format_report(ev))
         return 0
     except (UsageError, EvaluationError) as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)

@@ -41,8 +41,9 @@ class CollectionData:
     revlog: Revlog  # entries of the cards in scope, sorted by (card, id)
     card_ids: np.ndarray  # int64, sorted; `revlog.card` indexes it
     home_deck: np.ndarray  # int64 per card: odid when in a filtered deck, else did
+    card_note: np.ndarray  # int64 note id per card
     next_day_at: int
-    deck_names: dict[int, str] = field(default_factory=dict)
+    deck_names: dict[int, str] = field(default_factory=dict)  # every deck, filtered ones too
     deck_preset: dict[int, int] = field(default_factory=dict)  # normal deck id -> preset id
     presets: dict[int, Preset] = field(default_factory=dict)
     fsrs_enabled: bool = False
@@ -94,17 +95,18 @@ _PACKED = (
 )
 
 
-def _revlog_rows(col: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return (id, cid, packed) of the whole revlog, read once in id order in bounded chunks."""
+def _revlog_rows(col: Any, with_durations: bool = False) -> list[np.ndarray]:
+    """Return [id, cid, packed(, time)] of the whole revlog, read once in id order in bounded chunks."""
     total = int(col.db.scalar("select count() from revlog") or 0)
-    columns = [np.empty(total, dtype=np.int64) for _ in range(3)]  # filled in place: no concatenation peak
+    wanted = [_int("id"), _int("cid"), _PACKED] + ([_int("time")] if with_durations else [])
+    columns = [np.empty(total, dtype=np.int64) for _ in wanted]  # filled in place: no concatenation peak
     filled = 0
     start = -(2**63)
     while True:
         chunk = _int_columns(
             col,
-            "select {} from (select id, cid, ease, type, factor from revlog where id >= ? order by id limit ?)",
-            (_int("id"), _int("cid"), _PACKED),
+            "select {} from (select id, cid, ease, type, factor, time from revlog where id >= ? order by id limit ?)",
+            wanted,
             start,
             _CHUNK_ROWS,
         )
@@ -118,8 +120,7 @@ def _revlog_rows(col: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if size < _CHUNK_ROWS:
             break
         start = int(chunk[0][-1]) + 1
-    rid, cid, packed = (c[:filled] for c in columns)
-    return rid, cid, packed
+    return [c[:filled] for c in columns]
 
 
 def _date_ms(text: str) -> int:
@@ -151,13 +152,18 @@ def deck_search(col: Any, name: str) -> str:
     return "did:" + ",".join(str(i) for i in ids)
 
 
-def read_collection(col: Any, search: str | None = None, scope_label: str | None = None) -> CollectionData:
+def read_collection(
+    col: Any, search: str | None = None, scope_label: str | None = None, with_durations: bool = False
+) -> CollectionData:
     """Return the revlog, cards, decks and presets of the cards matching `search` (all cards if None).
 
     `scope_label` names the scope in messages (e.g. 'deck "Spanish"'); by default the search itself.
+    `with_durations` also reads each review's time taken (for the benchmark export).
     """
     next_day_at = int(col.sched.day_cutoff)
-    cards = np.stack(_int_columns(col, "select {} from cards", (_int("id"), _int("did"), _int("odid"))), axis=1)
+    cards = np.stack(
+        _int_columns(col, "select {} from cards", (_int("id"), _int("did"), _int("odid"), _int("nid"))), axis=1
+    )
     if cards.size:
         cards = cards[np.argsort(cards[:, 0], kind="stable")]
     if search is not None and search.strip():
@@ -175,7 +181,7 @@ def read_collection(col: Any, search: str | None = None, scope_label: str | None
     card_ids = cards[:, 0]
     home = np.where(cards[:, 2] != 0, cards[:, 2], cards[:, 1])
 
-    rid, cid, packed = _revlog_rows(col)
+    rid, cid, packed, *rest = _revlog_rows(col, with_durations)
     pos = np.searchsorted(card_ids, cid).astype(np.int32)
     np.minimum(pos, max(card_ids.size - 1, 0), out=pos)
     take = np.flatnonzero(card_ids[pos] == cid) if card_ids.size else np.zeros(0, dtype=np.int64)
@@ -188,6 +194,7 @@ def read_collection(col: Any, search: str | None = None, scope_label: str | None
         ease=np.clip(packed >> 4, -(2**31), 2**31 - 1).astype(np.int32),
         type=((packed & 15) >> 1).astype(np.int8),
         factor=(1 - (packed & 1)).astype(np.int8),  # only whether the row's factor is 0 matters
+        duration=rest[0][take] if rest else None,
     )
 
     deck_names: dict[int, str] = {}
@@ -212,6 +219,7 @@ def read_collection(col: Any, search: str | None = None, scope_label: str | None
         revlog=revlog,
         card_ids=card_ids,
         home_deck=home,
+        card_note=cards[:, 3],
         next_day_at=next_day_at,
         deck_names=deck_names,
         deck_preset=deck_preset,

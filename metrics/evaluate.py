@@ -15,7 +15,7 @@ from .collection import DEFAULT_PRESET_ID, CollectionData, ignore_before_ms
 from .errors import Cancelled, EvaluationError
 from .fsrs import replay
 from .params import to_fsrs6
-from .revlog import build_reviews
+from .revlog import Reviews, build_reviews, finish_reviews
 from .scores import auc, log_loss, recency_weights
 
 WEIGHTINGS = ("uniform", "recency")
@@ -234,6 +234,30 @@ def evaluate(
     drop = np.array(drop_of_set, dtype=bool)[set_of_card] if n_cards else np.zeros(0, dtype=bool)
     check()
     reviews = build_reviews(data.revlog, data.next_day_at, ignore, drop)
+    return _score_reviews(
+        reviews, np.stack(sets), set_of_card, options, data.card_ids, data.home_deck, data.deck_names,
+        sources, notes, should_stop,
+    )  # fmt: skip
+
+
+def _score_reviews(
+    reviews: Reviews,
+    param_sets: np.ndarray,
+    set_of_card: np.ndarray,
+    options: Options,
+    card_ids: np.ndarray,
+    home_deck: np.ndarray,
+    deck_names: dict[int, str],
+    sources: list[ParamSource],
+    notes: list[str],
+    should_stop: Callable[[], bool] | None,
+) -> Evaluation:
+    """Return the evaluation of replayed and scored reviews (shared by collections and datasets)."""
+
+    def check() -> None:
+        if should_stop is not None and should_stop():
+            raise Cancelled()
+
     check()
     if not reviews.scored.any():
         raise EvaluationError(NO_REVIEWS)
@@ -242,7 +266,7 @@ def evaluate(
         reviews.rating,
         reviews.delta_t,
         reviews.first,
-        np.stack(sets),
+        param_sets,
         options.short_term_floor_rating,
         param_index=set_of_card[seg_card],
         should_stop=should_stop,
@@ -258,7 +282,7 @@ def evaluate(
     del reviews, predicted, sel  # the per-entry arrays are no longer needed
     keys = bin_keys(delta_t, n_rev, n_lapse, BINNINGS[options.binning])
     w = _weights(p.size, options.weighting)
-    deck = data.home_deck[card]
+    deck = home_deck[card]
 
     overall = score(p, y, w, keys, card)
     deck_scores = []
@@ -269,13 +293,13 @@ def evaluate(
         check()
         idx = order[bounds[j] : bounds[j + 1]]  # time order kept (stable sort)
         s = score(p[idx], y[idx], _weights(idx.size, options.weighting), keys[idx], card[idx])
-        name = data.deck_names.get(int(did), f"(deck {did})")
+        name = deck_names.get(int(did), f"(deck {did})")
         deck_scores.append(DeckScores(int(did), name, s, calibration_table(p[idx], y[idx])))
     deck_scores.sort(key=lambda d: d.name.lower())
 
     scored = Scored(
         p=p, y=y, weight=w, delta_t=delta_t, n_reviews=n_rev, n_lapses=n_lapse,
-        card_id=data.card_ids[card], deck_id=deck, revlog_id=revlog_id, bin_key=keys,
+        card_id=card_ids[card], deck_id=deck, revlog_id=revlog_id, bin_key=keys,
     )  # fmt: skip
     return Evaluation(
         overall=overall,
@@ -287,3 +311,41 @@ def evaluate(
         scored=scored,
         by_feature=breakdown(delta_t, n_rev, n_lapse, p, y, BINNINGS[options.binning]),
     )
+
+
+def evaluate_tables(
+    tables: Any, options: Options = Options(), should_stop: Callable[[], bool] | None = None
+) -> Evaluation:
+    """Return the evaluation of FSRS on benchmark-format tables (an export or anki-revlogs-10k).
+
+    Each card's history is its revlogs rows in time order from its learning start (state 0);
+    elapsed_days is delta_t. The tables carry no parameters: use default or given ones.
+    """
+    options.validate()
+    if isinstance(options.params, str) and options.params == "preset":
+        raise EvaluationError("A dataset holds no presets' parameters: use --params default or a list of numbers.")
+    rl, cards = tables.revlogs, tables.cards
+    if rl["card_id"].size == 0:
+        raise EvaluationError(NO_REVIEWS)
+    order = np.argsort(rl["card_id"], kind="stable")  # rows are in time order: keep it within each card
+    card_id = rl["card_id"][order]
+    card_ids, card = np.unique(card_id, return_inverse=True)
+    card = card.reshape(-1).astype(np.int32)
+    first = np.ones(card.size, dtype=bool)
+    first[1:] = card[1:] != card[:-1]
+    delta_t = np.where(first | (rl["state"][order] == 0), 0, np.maximum(rl["elapsed_days"][order], 0))
+    given: list[Any] = [] if options.params == "default" else list(options.params)
+    drop = options.same_day == "drop" or (options.same_day == "auto" and len(given) == 17)
+    reviews = finish_reviews(
+        card, order.astype(np.int64), rl["rating"][order].astype(np.int32), delta_t.astype(np.int32), first,
+        np.full(card_ids.size, drop),
+    )  # fmt: skip
+    deck_of_card = dict(zip(cards["card_id"].tolist(), cards["deck_id"].tolist(), strict=True))
+    home = np.array([deck_of_card.get(c, -1) for c in card_ids.tolist()], dtype=np.int64)
+    names = {int(d): f"deck {d}" for d in np.unique(home).tolist()}
+    source = ParamSource("(all cards)", "given" if given else "defaults", len(given) or 21,
+                         "drop" if drop else "keep", int(card_ids.size))  # fmt: skip
+    return _score_reviews(
+        reviews, to_fsrs6(given, where="The given parameters" if given else "defaults")[None, :],
+        np.zeros(card_ids.size, dtype=np.int64), options, card_ids, home, names, [source], [], should_stop,
+    )  # fmt: skip

@@ -20,6 +20,7 @@ class Revlog:
     ease: np.ndarray  # int32
     type: np.ndarray  # int8
     factor: np.ndarray  # only whether it is 0 matters (cram and Reset rows)
+    duration: np.ndarray | None = None  # int64 ms (revlog.time), read only for the export
 
     def __len__(self) -> int:
         return int(self.id.size)
@@ -117,15 +118,29 @@ def build_reviews(
     delta_t[first] = 0
     del days
 
-    # Same-day repeats removed from the history (FSRS-4.5 / Anki <= 24.06 / benchmark
-    # without short-term): keep the first entry of each day.
+    return finish_reviews(card, rid, rating, delta_t, first, drop_same_day)
+
+
+def finish_reviews(
+    card: np.ndarray,
+    revlog_id: np.ndarray,
+    rating: np.ndarray,
+    delta_t: np.ndarray,
+    first: np.ndarray,
+    drop_same_day: np.ndarray,
+) -> Reviews:
+    """Return Reviews from each card's kept entries (grouped by card, in time order) and their delta_t.
+
+    Cards with `drop_same_day` keep only the first entry of each day in their history (FSRS-4.5,
+    Anki <= 24.06, the benchmark without short-term); then the scored entries and binning features.
+    """
     drop = drop_same_day[card] & ~first & (delta_t == 0)
     if drop.any():
         keep = ~drop
-        card, rid, rating, delta_t, first = card[keep], rid[keep], rating[keep], delta_t[keep], first[keep]
+        card, revlog_id, rating, delta_t, first = card[keep], revlog_id[keep], rating[keep], delta_t[keep], first[keep]
 
-    # 6. Scored: every entry but the first with delta_t > 0. Binning features:
-    #    n = 1 + long-term entries so far (this one included); lapses = earlier long-term Agains.
+    # Scored: every entry but the first with delta_t > 0. Binning features:
+    # n = 1 + long-term entries so far (this one included); lapses = earlier long-term Agains.
     long_term = delta_t > 0
     scored = long_term & ~first
     n_reviews = _cumsum_per_card(long_term, first) + 1
@@ -133,7 +148,7 @@ def build_reviews(
     n_lapses = _cumsum_per_card(lapse, first) - lapse
     return Reviews(
         card=card,
-        revlog_id=rid,
+        revlog_id=revlog_id,
         rating=rating,
         delta_t=delta_t,
         first=first,

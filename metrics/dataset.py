@@ -1,0 +1,322 @@
+"""The FSRS benchmark's dataset format (anki-revlogs-10k): build it from a collection, write it, read it.
+
+Tables (all int64), as open-spaced-repetition/anki-revlogs-dataset-builder makes them:
+  revlogs: card_id, day_offset, rating, state, duration, elapsed_days, elapsed_seconds
+  cards:   card_id, note_id, deck_id
+  decks:   deck_id, parent_id, preset_id
+Every id is renumbered 0..n-1 in order of first appearance; no timestamp, name or text is kept.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .collection import CollectionData
+from .errors import EvaluationError
+from .revlog import FILTERED, LEARNING
+
+REVLOG_COLUMNS = ("card_id", "day_offset", "rating", "state", "duration", "elapsed_days", "elapsed_seconds")
+CARD_COLUMNS = ("card_id", "note_id", "deck_id")
+DECK_COLUMNS = ("deck_id", "parent_id", "preset_id")
+TABLES = {"revlogs": REVLOG_COLUMNS, "cards": CARD_COLUMNS, "decks": DECK_COLUMNS}
+FORMAT_VERSION = 1
+USER = "user_id=0"
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The three tables, each a dict of equally long int64 columns."""
+
+    revlogs: dict[str, np.ndarray]
+    cards: dict[str, np.ndarray]
+    decks: dict[str, np.ndarray]
+
+    def rows(self) -> dict[str, int]:
+        """Return the row count of each table."""
+        return {name: int(len(next(iter(getattr(self, name).values())))) for name in TABLES}
+
+
+class _IdMapper:
+    """Renumbers ids 0, 1, 2, … in order of first appearance, one numbering per name (as the builder)."""
+
+    def __init__(self) -> None:
+        self.maps: dict[str, dict[int, int]] = {}
+
+    def factorize(self, values: np.ndarray, name: str) -> np.ndarray:
+        mapping = self.maps.setdefault(name, {})
+        uniq, first = np.unique(values, return_index=True)
+        for v in uniq[np.argsort(first, kind="stable")].tolist():  # new ids in order of first appearance
+            mapping.setdefault(v, len(mapping))
+        lookup = np.array([mapping[v] for v in uniq.tolist()], dtype=np.int64)
+        return lookup[np.searchsorted(uniq, values)] if values.size else np.zeros(0, dtype=np.int64)
+
+
+def _trunc_div(a: np.ndarray, b: float) -> np.ndarray:
+    """Return int(a / b) with Python's float semantics (truncation toward zero), as the builder."""
+    return np.trunc(a / b).astype(np.int64)
+
+
+def build_tables(data: CollectionData, whole_collection: bool = False) -> Tables:
+    """Return the benchmark tables of the scope read into `data` (which must hold durations).
+
+    Reviews are rated (1-4) and not cram; each card keeps its rows from its last learning start (a
+    Learning row after a non-Learning one), cards without one are left out. `state` is the revlog
+    type + 1, and 0 on the learning start; days count on the day-rollover grid from 0.
+    """
+    rl = data.revlog
+    if rl.duration is None:
+        raise ValueError("read the collection with with_durations=True")
+    keep = (rl.ease >= 1) & (rl.ease <= 4) & ~((rl.type == FILTERED) & (rl.factor == 0))
+    card, rid, rating, kind, duration = rl.card[keep], rl.id[keep], rl.ease[keep], rl.type[keep], rl.duration[keep]
+    n = card.size
+    first = np.ones(n, dtype=bool)
+    first[1:] = card[1:] != card[:-1]
+    prev_kind = np.empty(n, dtype=kind.dtype)
+    prev_kind[1:] = kind[:-1]
+    learn_start = (kind == LEARNING) & (first | (prev_kind != LEARNING))
+    idx = np.arange(n)
+    seg = np.cumsum(first) - 1
+    starts = np.flatnonzero(first)
+    last_start = np.maximum.reduceat(np.where(learn_start, idx, -1), starts) if n else np.zeros(0, dtype=np.int64)
+    rows = (last_start[seg] >= 0) & (idx >= last_start[seg]) if n else np.zeros(0, dtype=bool)
+    card, rid, rating, kind, duration = card[rows], rid[rows], rating[rows], kind[rows], duration[rows]
+    start_row = learn_start[rows]
+    state = kind.astype(np.int64) + 1
+    state[start_row] = 0
+
+    day_offset = _trunc_div(rid / 1000 - data.next_day_at, 86400.0)
+    if day_offset.size:
+        day_offset = day_offset - day_offset.min()
+    elapsed_days = np.diff(day_offset, prepend=0)
+    elapsed_seconds = _trunc_div(np.diff(rid, prepend=0).astype(np.float64), 1000.0)
+    elapsed_days[state == 0] = -1
+    elapsed_seconds[state == 0] = -1
+
+    ids = _IdMapper()
+    card_id = ids.factorize(data.card_ids[card], "card_id")
+    order = np.argsort(rid, kind="stable")
+    revlogs = {
+        "card_id": card_id[order],
+        "day_offset": day_offset[order],
+        "rating": rating[order].astype(np.int64),
+        "state": state[order],
+        "duration": duration[order].astype(np.int64),
+        "elapsed_days": elapsed_days[order],
+        "elapsed_seconds": elapsed_seconds[order],
+    }
+    # cards: every card of the scope, in id order, under its home deck
+    cards = {
+        "card_id": ids.factorize(data.card_ids, "card_id"),
+        "note_id": ids.factorize(data.card_note, "note_id"),
+        "deck_id": ids.factorize(data.home_deck, "deck_id"),
+    }
+    # decks: normal decks (filtered ones have no preset) - all of them for the whole collection,
+    # else those of the scope's cards and their ancestors - in id order
+    by_name = {name: did for did, name in data.deck_names.items()}
+    wanted = set(data.deck_preset) if whole_collection else _with_ancestors(set(data.home_deck.tolist()), data)
+    deck_ids = np.array(sorted(d for d in wanted if d in data.deck_preset), dtype=np.int64)
+    parents = np.array(
+        [by_name.get(data.deck_names[d].rsplit("::", 1)[0], 0) if "::" in data.deck_names[d] else 0
+         for d in deck_ids.tolist()], dtype=np.int64,
+    )  # fmt: skip
+    decks = {
+        "deck_id": ids.factorize(deck_ids, "deck_id"),
+        "parent_id": ids.factorize(parents, "deck_id"),
+        "preset_id": ids.factorize(np.array([data.deck_preset[d] for d in deck_ids.tolist()], dtype=np.int64),
+                                   "preset_id"),
+    }  # fmt: skip
+    return Tables(revlogs=revlogs, cards=cards, decks=decks)
+
+
+def _with_ancestors(decks: set[int], data: CollectionData) -> set[int]:
+    """Return the decks and every deck above them."""
+    by_name = {name: did for did, name in data.deck_names.items()}
+    out = set(decks)
+    for did in decks:
+        name = data.deck_names.get(did, "")
+        while "::" in name:
+            name = name.rsplit("::", 1)[0]
+            if name in by_name:
+                out.add(by_name[name])
+    return out
+
+
+# -- CSV ------------------------------------------------------------------------------------------
+_POWERS = 10 ** np.arange(1, 19, dtype=np.int64)
+_SPACE = 32
+
+
+def csv_bytes(columns: dict[str, np.ndarray]) -> bytes:
+    """Return the table as CSV (header line, integers, LF line ends), formatted without a Python loop per row.
+
+    Each column is written right-aligned into a fixed-width byte grid padded with spaces, then the
+    spaces (which no value contains) are squeezed out in one pass.
+    """
+    names = list(columns)
+    header = (",".join(names) + "\n").encode()
+    if not names or len(columns[names[0]]) == 0:
+        return header
+    cols = [np.asarray(columns[c], dtype=np.int64) for c in names]
+    n = cols[0].size
+    layout = []
+    for c in cols:
+        digits = int(np.searchsorted(_POWERS, int(np.abs(c).max()), side="right")) + 1
+        layout.append((digits, bool((c < 0).any())))
+    grid = np.full((n, sum(d + neg + 1 for d, neg in layout)), _SPACE, dtype=np.uint8)
+    offset = 0
+    for k, (c, (digits, has_neg)) in enumerate(zip(cols, layout, strict=True)):
+        width = digits + has_neg
+        q = np.abs(c)
+        for d in range(digits):  # from the units digit leftwards; leading zeros stay spaces
+            digit = (q % 10).astype(np.uint8) + 48
+            grid[:, offset + width - 1 - d] = digit if d == 0 else np.where(q > 0, digit, _SPACE)
+            q //= 10
+        if has_neg:
+            neg = np.flatnonzero(c < 0)
+            ndig = np.searchsorted(_POWERS, np.abs(c[neg]), side="right") + 1
+            grid[neg, offset + width - 1 - ndig] = ord("-")
+        grid[:, offset + width] = ord("\n") if k == len(cols) - 1 else ord(",")
+        offset += width + 1
+    flat = grid.reshape(-1)
+    return header + flat[flat != _SPACE].tobytes()
+
+
+def parse_csv(text: bytes | str) -> dict[str, np.ndarray]:
+    """Return the int64 columns of a CSV table with a header line."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    head, _, body = text.partition("\n")
+    names = [h.strip() for h in head.strip().split(",") if h.strip()]
+    body = body.strip().replace("\r", "").replace("\n", ",")
+    if not names:
+        raise EvaluationError("A CSV table has no header line.")
+    if not body:
+        return {n: np.zeros(0, dtype=np.int64) for n in names}
+    try:
+        values = np.fromstring(body, dtype=np.int64, sep=",")
+    except ValueError:
+        raise EvaluationError("A CSV table holds values that are not whole numbers.") from None
+    if values.size % len(names):
+        raise EvaluationError("A CSV table has rows of different lengths.")
+    table = values.reshape(-1, len(names))
+    return {n: table[:, i].copy() for i, n in enumerate(names)}
+
+
+# -- the zip ----------------------------------------------------------------------------------------
+def write_zip(tables: Tables, path: str, metadata: dict, opener: Callable[[str], object] | None = None) -> None:
+    """Write the tables as one zip (CSV in the benchmark's layout, parquet too if pyarrow is there).
+
+    The file appears whole or not at all: it is written next to `path` and renamed at the end.
+    """
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        raise EvaluationError(f"{directory}: no such folder.")
+    partial = path + ".part"
+    try:
+        target: Any = partial if opener is None else opener(partial)
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as z:
+            for name in TABLES:
+                _add(z, f"{name}/{USER}/data.csv", csv_bytes(getattr(tables, name)))
+            for name, data in _parquet_files(tables).items():
+                _add(z, f"parquet/{name}/{USER}/data.parquet", data)
+            meta = dict(metadata, format="anki-revlogs-10k", format_version=FORMAT_VERSION, rows=tables.rows())
+            _add(z, "metadata.json", json.dumps(meta, indent=1, sort_keys=True).encode())
+        os.replace(partial, path)
+    except OSError as err:
+        raise EvaluationError(f"{path}: could not write the file ({err.strerror or err}); nothing was saved.") from None
+    finally:
+        if os.path.exists(partial):
+            os.remove(partial)
+
+
+def _add(z: zipfile.ZipFile, name: str, data: bytes) -> None:
+    """Add a file with a fixed date (1980-01-01), so the zip says nothing about when it was made."""
+    info = zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_DEFLATED
+    z.writestr(info, data, compresslevel=6)
+
+
+def _parquet_files(tables: Tables) -> dict[str, bytes]:
+    """Return each table as parquet bytes, or nothing when pyarrow is not importable (as in Anki)."""
+    try:
+        import pyarrow as pa  # optional: never required, never bundled
+        import pyarrow.parquet as pq
+    except ImportError:
+        return {}
+    out = {}
+    for name in TABLES:
+        sink = io.BytesIO()
+        pq.write_table(pa.table({k: pa.array(v, type=pa.int64()) for k, v in getattr(tables, name).items()}), sink)
+        out[name] = sink.getvalue()
+    return out
+
+
+def read_tables(source: str, user: int | None = None) -> Tables:
+    """Return the tables of an export zip, or of a folder in the anki-revlogs-10k layout (CSV or parquet)."""
+    if not os.path.exists(source):
+        raise EvaluationError(f"{source}: no such file or folder.")
+    files: list[str] = []
+    if os.path.isdir(source):
+        for root, _dirs, names in os.walk(source):
+            files += [os.path.relpath(os.path.join(root, n), source).replace(os.sep, "/") for n in names]
+
+        def reader(rel: str) -> bytes:
+            with open(os.path.join(source, rel), "rb") as f:
+                return f.read()
+
+    else:
+        try:
+            z = zipfile.ZipFile(source)
+        except (zipfile.BadZipFile, OSError):
+            raise EvaluationError(f"{source}: not a zip file.") from None
+        files = z.namelist()
+
+        def reader(rel: str) -> bytes:
+            return z.read(rel)
+
+    tables = {}
+    for name in TABLES:
+        found = _table_file(files, name, user)
+        if found is None:
+            raise EvaluationError(f"{source}: no {name} table (expected {name}/{USER}/data.csv or .parquet).")
+        data = reader(found)
+        tables[name] = _parse_parquet(data) if found.endswith(".parquet") else parse_csv(data)
+        missing = [c for c in TABLES[name] if c not in tables[name]]
+        if missing:
+            raise EvaluationError(f"{source}: the {name} table lacks the columns {', '.join(missing)}.")
+    return Tables(**tables)
+
+
+def _table_file(files: list[str], name: str, user: int | None) -> str | None:
+    """Return the path of a table's file: this user's partition (the only one when user is None)."""
+    candidates = sorted(
+        f for f in files if f.endswith(("/data.csv", "/data.parquet")) and f"{name}/user_id=" in f
+        and (f.startswith(f"{name}/") or f.startswith(f"parquet/{name}/"))
+    )  # fmt: skip
+    users = sorted({f.split("user_id=")[1].split("/")[0] for f in candidates})
+    if user is None:
+        if len(users) > 1:
+            raise EvaluationError(f"The data holds {len(users)} users; choose one with --user (e.g. {users[0]}).")
+    else:
+        candidates = [f for f in candidates if f"user_id={user}/" in f]
+    csvs = [f for f in candidates if f.endswith(".csv")]
+    chosen = csvs or candidates
+    return chosen[0] if chosen else None
+
+
+def _parse_parquet(data: bytes) -> dict[str, np.ndarray]:
+    """Return the int64 columns of a parquet table (needs pyarrow)."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise EvaluationError("Reading parquet needs pyarrow (pip install pyarrow); CSV needs nothing.") from None
+    table = pq.read_table(io.BytesIO(data))
+    return {c: np.asarray(table.column(c).to_numpy(), dtype=np.int64) for c in table.column_names if c != "user_id"}

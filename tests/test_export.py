@@ -1,0 +1,312 @@
+"""The benchmark-format export: round trip, cross-check with Anki's research export, privacy, bad input."""
+
+from __future__ import annotations
+
+import errno
+import io
+import json
+import os
+import zipfile
+
+import numpy as np
+import pytest
+from builder import Builder
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fsrs_calibration.cli import main
+from fsrs_calibration.metrics.collection import read_collection
+from fsrs_calibration.metrics.dataset import REVLOG_COLUMNS, build_tables, parse_csv, read_tables, write_zip
+from fsrs_calibration.metrics.errors import EvaluationError
+from fsrs_calibration.metrics.evaluate import Options, evaluate, evaluate_tables
+
+
+def export(col, search=None, path=None):
+    data = read_collection(col, search, with_durations=True)
+    tables = build_tables(data, whole_collection=search is None)
+    if path is not None:
+        write_zip(tables, path, {"addon_version": "test"})
+    return tables
+
+
+def same_rules_cards(col) -> list[int]:
+    """Cards on which Anki's rules and the dataset builder's agree: no Reset, Set Due Date or
+    Rescheduled row after the learning run starts, and no ignore-before date (Anki drops or cuts such
+    cards; the builder ignores those rows)."""
+    out = []
+    rows = col.db.all("select cid, type, factor, ease from revlog where cid in (select id from cards) order by cid, id")
+    by_card: dict[int, list] = {}
+    for cid, t, f, e in rows:
+        by_card.setdefault(cid, []).append((t, f, e))
+    ignore = set(col.find_cards("preset:Ignore"))
+    for cid, entries in by_card.items():
+        learn = [i for i, (t, f, e) in enumerate(entries) if t == 0 and e >= 1]
+        if not learn or cid in ignore:
+            continue
+        after = entries[learn[0] :]
+        if not any(e == 0 and t in (4, 5) for t, f, e in after):
+            out.append(cid)
+    return out
+
+
+@pytest.mark.parametrize("same_day", ["keep", "drop"])
+def test_round_trip_equals_collection_evaluation(mixed_collection, tmp_path, same_day):
+    from anki.collection import Collection
+
+    col = Collection(mixed_collection["path"])
+    try:
+        scope = "cid:" + ",".join(map(str, same_rules_cards(col)))
+        options = Options(params="default", weighting="uniform", same_day=same_day)
+        direct = evaluate(read_collection(col, scope), options).overall
+        export(col, scope, str(tmp_path / "out.zip"))
+    finally:
+        col.close(downgrade=False)
+    again = evaluate_tables(read_tables(str(tmp_path / "out.zip")), options).overall
+    assert again.reviews == direct.reviews and direct.reviews > 1000
+    assert again.log_loss == pytest.approx(direct.log_loss, abs=1e-9)
+    assert again.rmse_bins == pytest.approx(direct.rmse_bins, abs=1e-9)
+    assert again.auc == pytest.approx(direct.auc, abs=1e-9)
+
+
+def test_round_trip_through_the_command_line(tmp_path, capsys):
+    sample = tmp_path / "sample.anki2"
+    import sys
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
+    from make_sample import build_sample
+
+    build_sample(str(sample), seed=5)
+    out = tmp_path / "export.zip"
+    assert main(["export", str(sample), str(out)]) == 0
+    assert "reviews of 1,300 cards" in capsys.readouterr().out
+    assert main(["evaluate", str(sample), "--params", "default", "--json"]) == 0
+    direct = json.loads(capsys.readouterr().out)
+    assert main(["evaluate-dataset", str(out), "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    for key in ("reviews", "log_loss", "rmse_bins", "auc"):
+        assert again[key] == pytest.approx(direct[key], abs=1e-9), key
+    # the same from the unpacked folder, CSV and parquet alike
+    folder = tmp_path / "unpacked"
+    zipfile.ZipFile(out).extractall(folder)
+    assert main(["evaluate-dataset", str(folder / "parquet"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["log_loss"] == pytest.approx(direct["log_loss"], abs=1e-9)
+
+
+def test_evaluate_dataset_needs_no_anki(tmp_path):
+    import subprocess
+    import sys
+
+    tables = {"revlogs": {c: np.array([0, 0]) for c in REVLOG_COLUMNS}}
+    tables["revlogs"].update(state=np.array([0, 2]), elapsed_days=np.array([-1, 3]), rating=np.array([3, 3]))
+    folder = tmp_path / "ds"
+    from fsrs_calibration.metrics.dataset import Tables
+
+    t = Tables(tables["revlogs"], {"card_id": np.array([0]), "note_id": np.array([0]), "deck_id": np.array([0])},
+               {"deck_id": np.array([0]), "parent_id": np.array([1]), "preset_id": np.array([0])})  # fmt: skip
+    write_zip(t, str(tmp_path / "x.zip"), {})
+    zipfile.ZipFile(tmp_path / "x.zip").extractall(folder)
+    code = (
+        "import sys, builtins\n"
+        "real = builtins.__import__\n"
+        "def guard(name, *a, **k):\n"
+        "    if name.split('.')[0] in ('anki', 'aqt'):\n"
+        "        raise ImportError('anki is not allowed here')\n"
+        "    return real(name, *a, **k)\n"
+        "builtins.__import__ = guard\n"
+        "from fsrs_calibration.cli import main\n"
+        "sys.exit(main(['evaluate-dataset', sys.argv[1], '--json']))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["reviews"] == 1
+
+
+def builder_rules(dataset) -> dict[str, list[tuple]]:
+    """The anki-revlogs-dataset-builder's rules (build_parquet.py), row by row in plain Python."""
+    rows = [r for r in dataset.revlogs if r.button_chosen >= 1 and (r.review_kind != 3 or r.ease_factor != 0)]
+    rows.sort(key=lambda r: (r.cid, r.id))
+    by_card: dict[int, list] = {}
+    for r in rows:
+        by_card.setdefault(r.cid, []).append(r)
+    kept = []
+    for entries in by_card.values():
+        starts = [
+            i for i, r in enumerate(entries) if r.review_kind == 0 and (i == 0 or entries[i - 1].review_kind != 0)
+        ]
+        if not starts:
+            continue
+        for j, r in enumerate(entries[starts[-1] :]):
+            kept.append((r, j == 0))
+    day = [int((r.id / 1000 - dataset.next_day_at) / 86400) for r, _ in kept]
+    low = min(day)
+    card_map: dict[int, int] = {}
+    out = []
+    prev = None
+    for (r, start), d in zip(kept, day, strict=True):
+        cid = card_map.setdefault(r.cid, len(card_map))
+        state = 0 if start else r.review_kind + 1
+        ed = -1 if start else (d - low) - (prev[1] - low)
+        es = -1 if start else int((r.id - prev[0].id) / 1000)
+        out.append((r.id, (cid, d - low, r.button_chosen, state, r.taken_millis, ed, es)))
+        prev = (r, d)
+    out.sort()
+    revlogs = [row for _, row in out]
+    cards = []
+    note_map: dict[int, int] = {}
+    deck_map: dict[int, int] = {}
+    for c in dataset.cards:
+        cards.append((card_map.setdefault(c.id, len(card_map)), note_map.setdefault(c.note_id, len(note_map)),
+                      deck_map.setdefault(c.deck_id, len(deck_map))))  # fmt: skip
+    preset_map: dict[int, int] = {}
+    decks = [(deck_map.setdefault(d.id, len(deck_map)), deck_map.setdefault(d.parent_id, len(deck_map)),
+              preset_map.setdefault(d.preset_id, len(preset_map))) for d in dataset.decks]  # fmt: skip
+    return {"revlogs": revlogs, "cards": cards, "decks": decks}
+
+
+def as_rows(table: dict[str, np.ndarray]) -> list[tuple]:
+    return list(zip(*(v.tolist() for v in table.values()), strict=True))
+
+
+def test_rows_equal_the_builders_rules_on_ankis_research_export(mixed_collection, tmp_path):
+    from anki.collection import Collection
+    from anki.stats_pb2 import Dataset
+
+    col = Collection(mixed_collection["path"])
+    try:
+        col.export_dataset_for_research(str(tmp_path / "anki.pb"))
+        ours = export(col)
+        existing = set(col.db.list("select id from cards"))
+    finally:
+        col.close(downgrade=False)
+    dataset = Dataset()
+    dataset.ParseFromString((tmp_path / "anki.pb").read_bytes())
+    deleted = [r for r in dataset.revlogs if r.cid not in existing]
+    assert deleted  # Anki's export also has the reviews of deleted cards; ours is of existing cards
+    kept = [r for r in dataset.revlogs if r.cid in existing]
+    del dataset.revlogs[:]
+    dataset.revlogs.extend(kept)
+    want = builder_rules(dataset)
+    assert as_rows(ours.revlogs) == want["revlogs"]
+    assert as_rows(ours.cards) == want["cards"]
+    assert sorted(as_rows(ours.decks)) == sorted(want["decks"])
+    assert len(want["revlogs"]) > 3000
+
+
+MARK = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=12, max_size=12).map(lambda s: "ZQ" + s)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(marks=st.lists(MARK, min_size=5, max_size=5, unique=True), seed=st.integers(0, 10**6),
+       id_base=st.integers(10**12, 9 * 10**12))  # fmt: skip
+def test_export_holds_nothing_personal(tmp_path_factory, marks, seed, id_base):
+    path = str(tmp_path_factory.mktemp("priv") / "collection.anki2")
+    b = Builder(path, seed)
+    deck_mark, field_mark, tag_mark, model_mark, sub_mark = marks
+    model = b.col.models.copy(b.col.models.by_name("Basic"))
+    model["name"] = f"Type {model_mark}"
+    b.col.models.update_dict(model)
+    b._notetype = b.col.models.get(model["id"])
+    did = b.deck(f"Deck {deck_mark}::{sub_mark}")
+    cids = b.cards(did, 6, marker=field_mark)
+    for cid in cids:
+        note = b.col.get_card(cid).note()
+        note.tags = [tag_mark]
+        b.col.update_note(note)
+        b.write(cid, b.history(b.rng.randrange(30, 300)))
+    # random ids for cards and notes (Anki's ids are creation times)
+    for k, cid in enumerate(cids):
+        new = id_base + k * 7919
+        b.col.db.execute("update revlog set cid = ? where cid = ?", new, cid)
+        b.col.db.execute("update cards set id = ?, nid = ? where id = ?", new, new + 13, cid)
+        b.col.db.execute("update notes set id = ? where id = (select nid from cards where id = ?)", new + 13, new)
+    b.close()
+    from anki.collection import Collection
+
+    col = Collection(path)
+    try:
+        out = str(tmp_path_factory.mktemp("out") / "export.zip")
+        export(col, path=out)
+        secrets = list(marks) + [str(x) for x in col.db.list("select id from cards")]
+        secrets += [str(x) for x in col.db.list("select id from notes")]
+        secrets += [str(x) for x in col.db.list("select id from decks where id > 1")]
+        stamps = col.db.list("select id from revlog")
+        secrets += [str(x) for x in stamps] + [str(x // 1000) for x in stamps]
+        secrets += [os.path.basename(path), "collection", str(col.sched.day_cutoff)]
+    finally:
+        col.close(downgrade=False)
+    raw = open(out, "rb").read()
+    z = zipfile.ZipFile(io.BytesIO(raw))
+    blobs = [raw] + [z.read(n) for n in z.namelist()] + [n.encode() for n in z.namelist()]
+    for s in secrets:
+        for blob in blobs:
+            assert s.encode() not in blob, s
+    assert all(info.date_time == (1980, 1, 1, 0, 0, 0) for info in z.infolist())
+
+
+def test_bad_input_leaves_no_file(mixed_collection, tmp_path, capsys):
+    path = mixed_collection["path"]
+    target = tmp_path / "out.zip"
+    assert main(["export", path, str(target), "--search", "tag:nothing-has-it"]) == 2
+    assert "No cards match" in capsys.readouterr().err
+    assert main(["export", path, "/no/such/folder/out.zip"]) == 2
+    assert "no such folder" in capsys.readouterr().err
+    assert main(["export", path, str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_full_disk_leaves_no_partial_zip(mixed_collection, tmp_path):
+    from anki.collection import Collection
+
+    col = Collection(mixed_collection["path"])
+    try:
+        tables = export(col)
+    finally:
+        col.close(downgrade=False)
+
+    class FullDisk(io.RawIOBase):
+        def __init__(self, path):
+            self.f = open(path, "wb")  # noqa: SIM115
+            self.written = 0
+
+        def writable(self):
+            return True
+
+        def write(self, data):
+            if self.written + len(data) > 20_000:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            self.written += len(data)
+            return self.f.write(data)
+
+        def close(self):
+            self.f.close()
+            super().close()
+
+    target = tmp_path / "out.zip"
+    with pytest.raises(EvaluationError, match="No space left on device"):
+        write_zip(tables, str(target), {}, opener=FullDisk)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_csv_round_trip_of_extreme_values():
+    from fsrs_calibration.metrics.dataset import csv_bytes
+
+    cols = {"a": np.array([0, -1, 9, 10, -10, 2**62, -(2**62), 123456789]), "b": np.arange(8)}
+    back = parse_csv(csv_bytes(cols))
+    for k in cols:
+        assert back[k].tolist() == cols[k].tolist()
+    text = csv_bytes(cols).decode()
+    import csv
+
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == ["a", "b"] and rows[2] == ["-1", "1"] and len(rows) == 9
+
+
+def test_dataset_errors(tmp_path):
+    with pytest.raises(EvaluationError, match="no such file"):
+        read_tables(str(tmp_path / "missing.zip"))
+    (tmp_path / "bad.zip").write_text("not a zip")
+    with pytest.raises(EvaluationError, match="not a zip"):
+        read_tables(str(tmp_path / "bad.zip"))
+    with pytest.raises(EvaluationError, match="no revlogs table"):
+        read_tables(str(tmp_path))
