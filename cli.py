@@ -11,6 +11,7 @@ import shutil
 import sqlite3
 import sys
 import tempfile
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -139,6 +140,7 @@ def run_export(args: argparse.Namespace) -> str:
 
     if os.path.isdir(args.out):
         raise UsageError(f"{args.out}: is a folder; give the name of the zip file to write.")
+    threading.Thread(target=_preload_pyarrow, daemon=True).start()  # overlaps its import with reading
     whole = args.deck is None and not (args.search or "").strip()
     tables = build_tables(read_scope(args, with_durations=True), whole_collection=whole)
     if tables.rows()["revlogs"] == 0:
@@ -146,6 +148,14 @@ def run_export(args: argparse.Namespace) -> str:
     write_zip(tables, args.out, {"addon_version": addon_version(), "anki_version": anki_version()})
     rows = tables.rows()
     return f"Wrote {args.out}: {rows['revlogs']:,} reviews of {rows['cards']:,} cards in {rows['decks']:,} decks."
+
+
+def _preload_pyarrow() -> None:
+    """Import pyarrow's parquet writer if it is installed (the export then also writes parquet)."""
+    try:
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        pass
 
 
 def run_evaluate_dataset(args: argparse.Namespace) -> Evaluation:

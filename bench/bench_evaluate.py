@@ -4,6 +4,7 @@ Builds (once, cached under build/bench/) a collection with at least --reviews re
 alternates runs of two fresh processes on it:
   ours  `fsrs-calibration evaluate COLLECTION --json` (temporary copy, read, replay, log loss,
         RMSE (bins), AUC, calibration and per-deck numbers, JSON out)
+  export `fsrs-calibration export COLLECTION OUT.zip` (the benchmark-format export of the same reviews)
   anki  a Python process that opens the collection and calls evaluate_params_legacy — once over the
         whole collection with the default parameters (the least work Anki can do for these reviews),
         and, separately, once per preset with that preset's parameters (what Anki's Evaluate did).
@@ -101,13 +102,16 @@ def main() -> None:
         build(path, args.reviews)
     exe = os.path.join(os.path.dirname(sys.executable), "fsrs-calibration")
     ours_cmd = [exe, "evaluate", path, "--json"]
+    export_path = os.path.join(ROOT, "build", "bench", "export.zip")
+    export_cmd = [exe, "export", path, export_path]
     whole_cmd = [sys.executable, "-c", ANKI_SCRIPT, "whole", path]
     preset_cmd = [sys.executable, "-c", ANKI_SCRIPT, "presets", path]
-    times: dict[str, list[float]] = {"ours": [], "anki_whole": [], "anki_presets": []}
+    times: dict[str, list[float]] = {"ours": [], "anki_whole": [], "anki_presets": [], "export": []}
     rss: dict[str, float] = {k: 0.0 for k in times}
     result = None
     for _ in range(args.repeat):
-        for name, cmd in (("ours", ours_cmd), ("anki_whole", whole_cmd), ("anki_presets", preset_cmd)):
+        commands = (("ours", ours_cmd), ("anki_whole", whole_cmd), ("anki_presets", preset_cmd), ("export", export_cmd))
+        for name, cmd in commands:
             wall, peak, out = run_measured(cmd)
             times[name].append(wall)
             rss[name] = max(rss[name], peak)
@@ -124,6 +128,7 @@ def main() -> None:
         "median_seconds": {k: round(v, 3) for k, v in med.items()},
         "ratio_ours_to_anki_whole": round(med["ours"] / med["anki_whole"], 3),
         "ratio_ours_to_anki_presets": round(med["ours"] / med["anki_presets"], 3),
+        "ratio_export_to_evaluate": round(med["export"] / med["ours"], 3),
         "peak_rss_mib": {k: round(v, 1) for k, v in rss.items()},
         "runs": {k: [round(x, 3) for x in v] for k, v in times.items()},
     }

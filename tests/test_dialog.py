@@ -206,3 +206,33 @@ def test_collection_is_not_modified(qtbot, col):
     after = (col.mod, col.db.scalar("select count() from revlog"), col.db.scalar("select sum(mod) from cards"))
     assert after == before
     assert col.undo_status().undo == undo_before
+
+
+def test_export_from_the_dialog_equals_the_cli_export(qtbot, col, mixed_collection, tmp_path):
+    from fsrs_calibration.cli import main
+    from fsrs_calibration.metrics.dataset import read_tables
+
+    dialog, _ = make_dialog(qtbot, col)
+    dialog.set_scope("deck", "Five")
+    dialog.prepare_export()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
+    assert "reviews of" in dialog.export_summary and "cards in" in dialog.export_summary
+    target = tmp_path / "from-dialog.zip"
+    dialog.save_export(str(target))
+    qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
+    assert target.exists() and dialog.status.text().startswith("Saved")
+    assert main(["export", mixed_collection["path"], str(tmp_path / "from-cli.zip"), "--deck", "Five"]) == 0
+    a, b = read_tables(str(target)), read_tables(str(tmp_path / "from-cli.zip"))
+    for name in ("revlogs", "cards", "decks"):
+        for column, values in getattr(a, name).items():
+            assert values.tolist() == getattr(b, name)[column].tolist(), (name, column)
+
+
+def test_export_of_an_empty_scope_is_a_message(qtbot, col, tmp_path):
+    dialog, _ = make_dialog(qtbot, col)
+    dialog.set_scope("search", "tag:no-such-tag")
+    dialog.prepare_export()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
+    assert "No cards match" in dialog.headline.text()
+    dialog.save_export(str(tmp_path / "x.zip"))  # nothing prepared: nothing written
+    assert not (tmp_path / "x.zip").exists()

@@ -156,6 +156,7 @@ def test_installed_in_anki_without_numpy_gives_the_cli_numbers(addon_file, tmp_p
     ran = run_anki(base, "tools", tmp_path / "tools.json", env, python=python)
     assert "error" not in ran, ran
     assert ran["numpy_before"] is False
+    assert "Export for the FSRS benchmark…" in ran["tools_menu"]
     assert "/vendor/cp313-" in ran["numpy_file"]
     assert ran["before"] == ran["after"]  # nothing in the collection changed, no undo entry
     deck = ran["deck"]

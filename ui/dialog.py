@@ -61,6 +61,15 @@ HELP = {
 }
 
 
+EXPORT_HELP = (
+    "Writes a zip in the format of the FSRS benchmark's dataset (anki-revlogs-10k): for each review its "
+    "card number, day number (counted from your first review), answer button, kind of review, time taken "
+    "and days/seconds since the card's previous review; for each card its note and deck number; for each "
+    "deck its parent and preset number. Every number is renumbered from 0. No names, card text, tags, "
+    "note types, dates, times of day, time zone, profile or file names."
+)
+
+
 class _NumberItem(QTableWidgetItem):
     """A table cell that sorts by its number, not its text."""
 
@@ -90,12 +99,39 @@ def headline(ev: Any) -> str:
     )
 
 
+def _read_scope(col: Any, kind: str, value: str, with_durations: bool = False) -> Any:
+    """Return the engine's CollectionData of a dialog scope (runs in the background op)."""
+    from ..metrics.collection import deck_search, read_collection
+
+    if kind == "deck":
+        return read_collection(col, deck_search(col, value), f'deck "{value}"', with_durations)
+    if kind == "preset":
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        return read_collection(col, f'preset:"{escaped}"', f'preset "{value}"', with_durations)
+    if kind == "search":
+        return read_collection(col, value, None, with_durations)
+    return read_collection(col, None, None, with_durations)
+
+
 def _options(choices: dict[str, str], anki_version: str) -> Any:
     """Return engine Options for the dialog's choices."""
     from ..metrics.evaluate import Options
     from ..metrics.params import short_term_floor_rating
 
     return Options(**choices, short_term_floor_rating=short_term_floor_rating(anki_version))
+
+
+def _addon_version() -> str:
+    """Return the add-on's human_version (manifest.json next to the add-on's root)."""
+    import json
+    import os
+
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "manifest.json")
+    try:
+        with open(path) as f:
+            return str(json.load(f).get("human_version", ""))
+    except (OSError, ValueError):
+        return ""
 
 
 class CalibrationDialog(QDialog):
@@ -113,6 +149,8 @@ class CalibrationDialog(QDialog):
         self.anki_version = anki_version
         self.evaluation: Any = None
         self.message = ""
+        self.export_tables: Any = None
+        self.export_summary = ""
         self._cancel = threading.Event()
         self._running = False
         self._cache: dict[tuple[str, int], Any] = {}
@@ -222,12 +260,16 @@ class CalibrationDialog(QDialog):
         self.save_button.clicked.connect(self._save_chart_dialog)
         self.copy_button = QPushButton("Copy results")
         self.copy_button.clicked.connect(self.copy_results)
+        self.export_button = QPushButton("Export for the FSRS benchmark…")
+        self.export_button.setToolTip(EXPORT_HELP)
+        self.export_button.clicked.connect(self.export_flow)
         self.remember = QCheckBox("Remember these choices")
         self.remember.setChecked(True)
         close = QPushButton("Close")
         close.clicked.connect(self.close)
         buttons.addWidget(self.save_button)
         buttons.addWidget(self.copy_button)
+        buttons.addWidget(self.export_button)
         buttons.addStretch(1)
         buttons.addWidget(self.remember)
         buttons.addWidget(close)
@@ -324,22 +366,13 @@ class CalibrationDialog(QDialog):
 
         def op(col: Any) -> Any:
             # numpy and the engine are first imported here, off the main thread (about 0.1 s)
-            from ..metrics.collection import deck_search, read_collection
             from ..metrics.evaluate import evaluate
 
             options = _options(choices, anki_version)
             key = (f"{kind}:{value}", int(col.mod))
             data = cache.get(key)
             if data is None:
-                if kind == "deck":
-                    data = read_collection(col, deck_search(col, value), scope_label=f'deck "{value}"')
-                elif kind == "preset":
-                    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-                    data = read_collection(col, f'preset:"{escaped}"', scope_label=f'preset "{value}"')
-                elif kind == "search":
-                    data = read_collection(col, value)
-                else:
-                    data = read_collection(col)
+                data = _read_scope(col, kind, value)
                 cache.clear()  # keep one scope: the revlog arrays can be large
                 cache[key] = data
                 self._reads += 1
@@ -350,6 +383,79 @@ class CalibrationDialog(QDialog):
             return evaluate(data, options, should_stop=self._cancel.is_set)
 
         self.runner.run(self, op, self._done, self._failed)
+
+    # -- export -----------------------------------------------------------------------------
+    def prepare_export(self, then: Callable[[Any], None] | None = None) -> None:
+        """Build the benchmark tables of the current scope in the background; then(tables) on success."""
+        if self._running:
+            return
+        kind, value = self.scope()
+        self._set_running(True)
+        self.status.setText("Preparing the export…")
+        self.export_tables = None
+
+        def op(col: Any) -> Any:
+            from ..metrics.dataset import build_tables
+
+            return build_tables(
+                _read_scope(col, kind, value, with_durations=True), whole_collection=kind == "collection"
+            )
+
+        def done(tables: Any) -> None:
+            self._set_running(False)
+            self.export_tables = tables
+            rows = tables.rows()
+            self.export_summary = (
+                f"The export holds {rows['revlogs']:,} reviews of {rows['cards']:,} cards in {rows['decks']:,} decks."
+            )
+            self.status.setText(self.export_summary)
+            if rows["revlogs"] == 0:
+                self._show_message("No reviews to export in this scope (cards need a learning step).")
+                return
+            if then is not None:
+                then(tables)
+
+        self.runner.run(self, op, done, self._failed)
+
+    def save_export(self, path: str, then: Callable[[str], None] | None = None) -> None:
+        """Write the prepared export to `path` in the background (whole or not at all)."""
+        tables = self.export_tables
+        if tables is None or self._running:
+            return
+        anki_version = self.anki_version
+        self._set_running(True)
+        self.status.setText("Writing the export…")
+
+        def op(_col: Any) -> Any:
+            from ..metrics.dataset import write_zip
+
+            write_zip(tables, path, {"addon_version": _addon_version(), "anki_version": anki_version})
+            return path
+
+        def done(written: str) -> None:
+            self._set_running(False)
+            self.status.setText(f"Saved {written}")
+            if then is not None:
+                then(written)
+
+        self.runner.run(self, op, done, self._failed)
+
+    def export_flow(self) -> None:
+        """Prepare the export of the current scope, show what it holds, ask where to save it."""
+
+        def confirm(_tables: Any) -> None:
+            from aqt.qt import QMessageBox
+
+            answer = QMessageBox.question(
+                self, "Export for the FSRS benchmark", f"{self.export_summary}\n\n{EXPORT_HELP}\n\nSave it?"
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+            path, _ = QFileDialog.getSaveFileName(self, "Save export", "fsrs-benchmark.zip", "Zip archive (*.zip)")
+            if path:
+                self.save_export(path)
+
+        self.prepare_export(confirm)
 
     def cancel(self) -> None:
         """Ask the running evaluation to stop."""

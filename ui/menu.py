@@ -9,6 +9,7 @@ from aqt.qt import QAction, QMenu
 from aqt.utils import showWarning
 
 MENU_TEXT = "FSRS Calibration…"
+EXPORT_TEXT = "Export for the FSRS benchmark…"
 DECK_MENU_TEXT = "Evaluate FSRS on this deck…"
 TITLE = "FSRS Calibration"
 ADDON = __name__.split(".")[0]  # the add-on's folder name (a number when installed from AnkiWeb)
@@ -17,8 +18,8 @@ _dialog: Any = None
 _problem: str | None = None
 
 
-def open_dialog(kind: str = "collection", value: str = "") -> Any:
-    """Open (or raise) the one dialog, scoped as asked, and start the evaluation."""
+def open_dialog(kind: str = "collection", value: str = "", action: str = "evaluate") -> Any:
+    """Open (or raise) the one dialog, scoped as asked, and start the evaluation (or the export)."""
     global _dialog
     if _problem:
         showWarning(_problem, title=TITLE)
@@ -38,7 +39,10 @@ def open_dialog(kind: str = "collection", value: str = "") -> Any:
     _dialog.raise_()
     _dialog.activateWindow()
     _dialog.set_scope(kind, value)
-    _dialog.run()
+    if action == "export":
+        _dialog.export_flow()
+    else:
+        _dialog.run()
     return _dialog
 
 
@@ -75,6 +79,9 @@ def register(problem: str | None) -> None:
     action = QAction(MENU_TEXT, mw)
     action.triggered.connect(lambda: open_dialog("collection"))
     mw.form.menuTools.addAction(action)
+    export = QAction(EXPORT_TEXT, mw)
+    export.triggered.connect(lambda: open_dialog("collection", action="export"))
+    mw.form.menuTools.addAction(export)
     gui_hooks.deck_browser_will_show_options_menu.append(_deck_menu)
     gui_hooks.profile_will_close.append(_close_dialog)
     gui_hooks.theme_did_change.append(_theme_changed)
