@@ -56,7 +56,7 @@ class _IdMapper:
         values = np.asarray(values, dtype=np.int64)
         known = self.keys.get(name, np.zeros(0, dtype=np.int64))
         uniq, first = np.unique(values, return_index=True)
-        new = ~np.isin(uniq, known)
+        new = ~np.isin(uniq, known, kind="sort")  # ids span ~10^12: never a lookup table
         keys = np.concatenate([known, uniq[new][np.argsort(first[new], kind="stable")]])
         self.keys[name] = keys
         order = np.argsort(keys, kind="stable")
