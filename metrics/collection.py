@@ -95,17 +95,19 @@ _PACKED = (
 )
 
 
-def _revlog_rows(col: Any, with_durations: bool = False) -> list[np.ndarray]:
-    """Return [id, cid, packed(, time)] of the whole revlog, read once in id order in bounded chunks."""
+def _revlog_rows(col: Any, with_durations: bool = False, with_intervals: bool = False) -> list[np.ndarray]:
+    """Return [id, cid, packed(, time)(, ivl)] of the whole revlog, read once in id order in bounded chunks."""
     total = int(col.db.scalar("select count() from revlog") or 0)
-    wanted = [_int("id"), _int("cid"), _PACKED] + ([_int("time")] if with_durations else [])
+    wanted = [_int("id"), _int("cid"), _PACKED]
+    wanted += ([_int("time")] if with_durations else []) + ([_int("ivl")] if with_intervals else [])
     columns = [np.empty(total, dtype=np.int64) for _ in wanted]  # filled in place: no concatenation peak
     filled = 0
     start = -(2**63)
     while True:
         chunk = _int_columns(
             col,
-            "select {} from (select id, cid, ease, type, factor, time from revlog where id >= ? order by id limit ?)",
+            "select {} from (select id, cid, ease, type, factor, time, ivl from revlog"
+            " where id >= ? order by id limit ?)",
             wanted,
             start,
             _CHUNK_ROWS,
@@ -153,12 +155,17 @@ def deck_search(col: Any, name: str) -> str:
 
 
 def read_collection(
-    col: Any, search: str | None = None, scope_label: str | None = None, with_durations: bool = False
+    col: Any,
+    search: str | None = None,
+    scope_label: str | None = None,
+    with_durations: bool = False,
+    with_intervals: bool = False,
 ) -> CollectionData:
     """Return the revlog, cards, decks and presets of the cards matching `search` (all cards if None).
 
     `scope_label` names the scope in messages (e.g. 'deck "Spanish"'); by default the search itself.
-    `with_durations` also reads each review's time taken (for the benchmark export).
+    `with_durations` also reads each review's time taken (for the benchmark export), `with_intervals`
+    the interval Anki scheduled (for comparisons).
     """
     next_day_at = int(col.sched.day_cutoff)
     cards = np.stack(
@@ -181,7 +188,7 @@ def read_collection(
     card_ids = cards[:, 0]
     home = np.where(cards[:, 2] != 0, cards[:, 2], cards[:, 1])
 
-    rid, cid, packed, *rest = _revlog_rows(col, with_durations)
+    rid, cid, packed, *rest = _revlog_rows(col, with_durations, with_intervals)
     pos = np.searchsorted(card_ids, cid).astype(np.int32)
     np.minimum(pos, max(card_ids.size - 1, 0), out=pos)
     take = np.flatnonzero(card_ids[pos] == cid) if card_ids.size else np.zeros(0, dtype=np.int64)
@@ -194,7 +201,8 @@ def read_collection(
         ease=np.clip(packed >> 4, -(2**31), 2**31 - 1).astype(np.int32),
         type=((packed & 15) >> 1).astype(np.int8),
         factor=(1 - (packed & 1)).astype(np.int8),  # only whether the row's factor is 0 matters
-        duration=rest[0][take] if rest else None,
+        duration=rest[0][take] if with_durations else None,
+        ivl=rest[-1][take] if with_intervals else None,
     )
 
     deck_names: dict[int, str] = {}

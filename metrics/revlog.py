@@ -21,6 +21,7 @@ class Revlog:
     type: np.ndarray  # int8
     factor: np.ndarray  # only whether it is 0 matters (cram and Reset rows)
     duration: np.ndarray | None = None  # int64 ms (revlog.time), read only for the export
+    ivl: np.ndarray | None = None  # int64 revlog.ivl (days > 0, seconds < 0), read only for comparisons
 
     def __len__(self) -> int:
         return int(self.id.size)
@@ -42,6 +43,7 @@ class Reviews:
     scored: np.ndarray  # bool
     n_reviews: np.ndarray  # int32
     n_lapses: np.ndarray  # int32
+    row: np.ndarray | None = None  # int64 index of each entry's row in the Revlog it came from
 
     def __len__(self) -> int:
         return int(self.card.size)
@@ -77,9 +79,11 @@ def build_reviews(
     card, ease, rtype, factor, rid = revlog.card, revlog.ease, revlog.type, revlog.factor, revlog.id
     # 1. Cram (filtered deck without rescheduling) is invisible everywhere.
     cram = (rtype == FILTERED) & (factor == 0)
+    source = np.arange(card.size, dtype=np.int64)
     if cram.any():
         keep = ~cram
         card, ease, rtype, factor, rid = card[keep], ease[keep], rtype[keep], factor[keep], rid[keep]
+        source = source[keep]
     del cram
     n = card.size
     if n == 0:
@@ -106,7 +110,7 @@ def build_reviews(
     seg_of_row = np.cumsum(starts, dtype=idx.dtype) - 1
     keep = valid[seg_of_row] & (idx >= run_start[seg_of_row]) & (ease >= 1)
     del seg_of_row, idx, last_break, is_learn, is_reset, starts
-    card, rid, rating = card[keep], rid[keep], ease[keep]
+    card, rid, rating, source = card[keep], rid[keep], ease[keep], source[keep]
     del keep
 
     # 5. Days on the day_cutoff grid; delta_t to the previous kept entry.
@@ -118,7 +122,7 @@ def build_reviews(
     delta_t[first] = 0
     del days
 
-    return finish_reviews(card, rid, rating, delta_t, first, drop_same_day)
+    return finish_reviews(card, rid, rating, delta_t, first, drop_same_day, source)
 
 
 def finish_reviews(
@@ -128,6 +132,7 @@ def finish_reviews(
     delta_t: np.ndarray,
     first: np.ndarray,
     drop_same_day: np.ndarray,
+    row: np.ndarray | None = None,
 ) -> Reviews:
     """Return Reviews from each card's kept entries (grouped by card, in time order) and their delta_t.
 
@@ -138,6 +143,7 @@ def finish_reviews(
     if drop.any():
         keep = ~drop
         card, revlog_id, rating, delta_t, first = card[keep], revlog_id[keep], rating[keep], delta_t[keep], first[keep]
+        row = row[keep] if row is not None else None
 
     # Scored: every entry but the first with delta_t > 0. Binning features:
     # n = 1 + long-term entries so far (this one included); lapses = earlier long-term Agains.
@@ -155,6 +161,7 @@ def finish_reviews(
         scored=scored,
         n_reviews=n_reviews,
         n_lapses=n_lapses,
+        row=row,
     )
 
 
