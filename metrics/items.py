@@ -45,8 +45,8 @@ def encode_items(
     piece[:, 1] = msg_len  # < 128: one byte
     piece[:, 2] = 0x08
     for k in range(int(r_len.max(initial=1))):
-        sel = r_len > k
-        piece[sel, 3 + k] = r_bytes[sel, k]
+        longer = r_len > k
+        piece[longer, 3 + k] = r_bytes[longer, k]
     pos = 3 + r_len
     with_t = np.flatnonzero(has_t)
     piece[with_t, pos[with_t]] = 0x10
