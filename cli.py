@@ -158,6 +158,59 @@ def _preload_pyarrow() -> None:
         pass
 
 
+def anki_trainer(col: Any) -> Any:
+    """Return a trainer that runs Anki's own FSRS optimizer on protobuf-encoded items."""
+    from anki.scheduler_pb2 import ComputeFsrsParamsResponse
+
+    def train(request: bytes) -> list[float]:
+        response = ComputeFsrsParamsResponse.FromString(col._backend.compute_fsrs_params_from_items_raw(request))
+        return list(response.params)
+
+    return train
+
+
+def run_compare(args: argparse.Namespace) -> Any:
+    """Return the comparison the `compare` subcommand asks for (Anki's optimizer for out-of-sample FSRS)."""
+    from .metrics.collection import deck_search, read_collection
+    from .metrics.compare import MODELS, compare
+
+    options = options_from(args, anki_version())
+    models = [m.strip() for m in (args.models or ",".join(MODELS)).split(",") if m.strip()]
+    workdir = tempfile.mkdtemp(prefix="fsrs-calibration-")
+    try:
+        col = open_collection(copy_collection(args.collection, workdir))
+        try:
+            if args.deck is not None:
+                search, label = deck_search(col, args.deck), f'deck "{args.deck}"'
+            else:
+                search, label = args.search, None
+            data = read_collection(col, search, scope_label=label, with_intervals=True)
+            progress = (lambda text: print(text, file=sys.stderr)) if not args.json else None
+            return compare(data, options, anki_trainer(col), models, progress=progress)
+        finally:
+            col.close(downgrade=False)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def format_comparison(cmp: Any) -> str:
+    """Return the plain-text table of a comparison."""
+    lines = [
+        f"Compared on {cmp.reviews_compared:,} of {cmp.reviews_total:,} scored reviews "
+        "(the parts a time-series split tests: every review after the first sixth).",
+        "",
+        f"{'model':<20} {'log loss':>9} {'95% interval':>17} {'RMSE (bins)':>12} {'AUC':>6} {'UM+ max':>8}",
+    ]
+    for name, m in cmp.models.items():
+        ump = [v for v in cmp.um_plus[name].values() if v is not None]
+        lines.append(
+            f"{name:<20} {m.log_loss:9.4f} {m.log_loss_ci[0]:8.4f}–{m.log_loss_ci[1]:<8.4f} {m.rmse_bins:12.4f}"
+            f" {m.auc if m.auc is not None else float('nan'):6.3f} {max(ump) if ump else float('nan'):8.4f}"
+        )
+    lines += [""] + cmp.guidance
+    return "\n".join(lines)
+
+
 def run_evaluate_dataset(args: argparse.Namespace) -> Evaluation:
     """Return the evaluation of an export zip or an anki-revlogs-10k folder (numpy only, no anki)."""
     from .metrics.dataset import read_tables
@@ -197,6 +250,11 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("collection", help="path to collection.anki2 (read through a temporary copy)")
     ex.add_argument("out", help="the zip file to write, e.g. fsrs-benchmark.zip")
     _scope_arguments(ex)
+    cp = sub.add_parser("compare", help="FSRS (presets, defaults, out-of-sample) against SM-2 and simple baselines")
+    cp.add_argument("collection", help="path to collection.anki2 (read through a temporary copy)")
+    _scope_arguments(cp)
+    cp.add_argument("--models", help="comma-separated subset of the models (default: all)")
+    _option_arguments(cp, params_default="preset")
     ds = sub.add_parser("evaluate-dataset", help="score FSRS on an export zip or an anki-revlogs-10k folder")
     ds.add_argument("source", help="an export zip, or a folder with revlogs/ cards/ decks/ (CSV or parquet)")
     ds.add_argument("--user", type=int, help="which user_id partition (when the folder holds several)")
@@ -232,6 +290,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "export":
             print(run_export(args))
+            return 0
+        if args.command == "compare":
+            cmp = run_compare(args)
+            if args.json:
+                print(json.dumps(_clean(cmp.to_dict()), default=_json_default, indent=1))
+            else:
+                print(format_comparison(cmp))
             return 0
         ev = run_evaluate(args) if args.command == "evaluate" else run_evaluate_dataset(args)
         if args.json:

@@ -121,10 +121,13 @@ def breakdown(
             count = np.bincount(codes, minlength=len(levels))
             p_sum = np.bincount(codes, weights=p, minlength=len(levels))
             y_sum = np.bincount(codes, weights=y, minlength=len(levels))
-            lowest = np.full(len(levels), np.iinfo(np.int64).max)
-            highest = np.full(len(levels), np.iinfo(np.int64).min)
-            np.minimum.at(lowest, codes, values)
-            np.maximum.at(highest, codes, values)
+            # bins are ranges of the feature: its distinct values, sorted, give each bin's ends
+            distinct = np.unique(np.asarray(values, dtype=np.int64))
+            code_of = _codes(distinct, a, b, digits, binning.half_even)[0]
+            lowest = np.zeros(len(levels), dtype=np.int64)
+            highest = np.zeros(len(levels), dtype=np.int64)
+            lowest[code_of[::-1]] = distinct[::-1]  # the first value of each code wins (assigned last)
+            highest[code_of] = distinct
             for k in np.flatnonzero(count).tolist():
                 rows.append(
                     FeatureBin(name, float(levels[k]), int(lowest[k]), int(highest[k]), int(count[k]),

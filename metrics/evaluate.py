@@ -161,6 +161,16 @@ def _weights(n: int, weighting: str) -> np.ndarray:
     return recency_weights(n) if weighting == "recency" else np.ones(n)
 
 
+def card_ignore_before(data: CollectionData, card_preset: np.ndarray | None = None) -> np.ndarray:
+    """Return each card's ignore-before time in ms (its preset's ignoreRevlogsBeforeDate, 0 when unset)."""
+    card_preset = _card_presets(data) if card_preset is None else card_preset
+    if card_preset.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    preset_ids, preset_of_card = np.unique(card_preset, return_inverse=True)
+    ignore_of_preset = np.array([ignore_before_ms(data.presets.get(i)) for i in preset_ids.tolist()], dtype=np.int64)
+    return ignore_of_preset[preset_of_card.reshape(-1)]
+
+
 def _card_presets(data: CollectionData) -> np.ndarray:
     """Return each card's preset id (home deck's preset; the default preset when missing)."""
     decks, inverse = np.unique(data.home_deck, return_inverse=True)
@@ -228,9 +238,7 @@ def evaluate(
     if not data.fsrs_enabled:
         notes.append("FSRS is switched off in this collection; the numbers show how FSRS would have predicted.")
 
-    preset_ids, preset_of_card = np.unique(card_preset, return_inverse=True)
-    ignore_of_preset = np.array([ignore_before_ms(data.presets.get(i)) for i in preset_ids.tolist()], dtype=np.int64)
-    ignore = ignore_of_preset[preset_of_card.reshape(-1)] if n_cards else np.zeros(0, dtype=np.int64)
+    ignore = card_ignore_before(data, card_preset)
     drop = np.array(drop_of_set, dtype=bool)[set_of_card] if n_cards else np.zeros(0, dtype=bool)
     check()
     reviews = build_reviews(data.revlog, data.next_day_at, ignore, drop)

@@ -6,17 +6,17 @@ import numpy as np
 
 
 def _binned_rmse(p: np.ndarray, y: np.ndarray, bins: np.ndarray) -> float:
-    """Return sqrt(Σ_b n_b (mean p_b - mean y_b)² / N) over the groups of `bins`."""
-    _, g = np.unique(bins, return_inverse=True)
-    g = g.reshape(-1)
+    """Return sqrt(Σ_b n_b (mean p_b - mean y_b)² / N) over the groups of integer `bins`."""
+    g = bins - bins.min()  # small non-negative integers
     n = np.bincount(g)
-    diff = np.bincount(g, weights=p) / n - np.bincount(g, weights=y) / n
-    return float(np.sqrt(np.sum(n * diff**2) / p.size))
+    used = n > 0
+    diff = (np.bincount(g, weights=p)[used] - np.bincount(g, weights=y)[used]) / n[used]
+    return float(np.sqrt(np.sum(n[used] * diff**2) / p.size))
 
 
 def universal_metric(player: np.ndarray, referee: np.ndarray, y: np.ndarray) -> float:
     """Return UM(player | referee): the player's calibration inside bins of the referee's predictions (0.1 wide)."""
-    return _binned_rmse(player, y, np.round(referee * 10) / 10)
+    return _binned_rmse(player, y, np.round(referee * 10).astype(np.int64))
 
 
 def universal_metric_plus(player: np.ndarray, opponent: np.ndarray, y: np.ndarray) -> float:
@@ -24,7 +24,7 @@ def universal_metric_plus(player: np.ndarray, opponent: np.ndarray, y: np.ndarra
 
     Bins are round((player - opponent) * 20) / 20; both players are measured in the same bins.
     """
-    return _binned_rmse(player, y, np.round((player - opponent) * 20) / 20)
+    return _binned_rmse(player, y, np.round((player - opponent) * 20).astype(np.int64))
 
 
 def matrices(predictions: dict[str, np.ndarray], y: np.ndarray) -> dict[str, dict[str, dict[str, float | None]]]:

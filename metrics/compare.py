@@ -1,0 +1,278 @@
+"""Comparisons on the same reviews: FSRS (preset, default, out-of-sample), SM-2, Anki's interval, AVG, MOVING-AVG.
+
+Every model predicts the same scored reviews; they are compared on the reviews that the time-series
+split tests (everything after the first sixth, in time order), since the out-of-sample FSRS and AVG
+can only predict those. Out-of-sample FSRS trains, for each of the 5 folds, on the items before the
+fold with a trainer the caller supplies (Anki's own optimizer), and predicts the fold with the replay.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .baselines import average_by_fold, interval_recall, moving_average, revlog_interval_days, sm2_intervals
+from .binning import BINNINGS, bin_keys, rmse_bins
+from .calibration import Calibration, calibration_table
+from .collection import CollectionData
+from .errors import Cancelled, EvaluationError
+from .evaluate import NO_REVIEWS, Options, card_ignore_before, evaluate
+from .fsrs import replay
+from .items import encode_items
+from .params import to_fsrs6
+from .revlog import build_reviews
+from .scores import auc, log_loss
+from .universal import matrices
+
+MODELS = ("fsrs-preset", "fsrs-default", "fsrs-out-of-sample", "sm2", "anki-interval", "avg", "moving-avg")
+N_SPLITS = 5
+Trainer = Callable[[bytes], Sequence[float]]  # ComputeFsrsParamsFromItemsRequest bytes -> 21 parameters
+
+
+@dataclass(frozen=True)
+class ModelScores:
+    """One model's numbers on the compared reviews."""
+
+    name: str
+    reviews: int
+    log_loss: float
+    log_loss_ci: tuple[float, float]  # bootstrap 95% interval (reviews resampled)
+    rmse_bins: float
+    auc: float | None
+    calibration: Calibration
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Models side by side: scores, deck-by-deck superiority, UM and UM+ matrices, plain-words guidance."""
+
+    models: dict[str, ModelScores]
+    superiority: dict[str, dict[str, float | None]]  # share of decks where row beats column on log loss
+    um: dict[str, dict[str, float | None]]
+    um_plus: dict[str, dict[str, float | None]]
+    reviews_total: int
+    reviews_compared: int
+    fold_params: list[list[float]] = field(default_factory=list)
+    guidance: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON object of `fsrs-calibration compare --json`."""
+        models = {}
+        for name, m in self.models.items():
+            d = asdict(m)
+            d["calibration"] = [asdict(b) for b in m.calibration.bins]
+            models[name] = d
+        return {
+            "models": models,
+            "superiority": self.superiority,
+            "um": self.um,
+            "um_plus": self.um_plus,
+            "um_plus_max": {a: _max(row) for a, row in self.um_plus.items()},
+            "reviews_total": self.reviews_total,
+            "reviews_compared": self.reviews_compared,
+            "fold_params": self.fold_params,
+            "guidance": self.guidance,
+        }
+
+
+def _max(row: dict[str, float | None]) -> float | None:
+    values = [v for v in row.values() if v is not None]
+    return max(values) if values else None
+
+
+def splits(n: int, n_splits: int = N_SPLITS) -> list[tuple[int, int]]:
+    """Return fsrs-rs's time-series test parts [(start, end)]: segment n // 6, the last one to the end."""
+    seg = n // (n_splits + 1)
+    if seg == 0:
+        return []
+    return [((i + 1) * seg, n if i == n_splits - 1 else (i + 2) * seg) for i in range(n_splits)]
+
+
+def bootstrap_ci(terms: np.ndarray, rounds: int = 100, seed: int = 0) -> tuple[float, float]:
+    """Return a 95% percentile interval of the mean of `terms` over resampled reviews."""
+    if terms.size == 0:
+        return (math.nan, math.nan)
+    rng = np.random.default_rng(seed)
+    means = np.empty(rounds)
+    for r in range(rounds):  # one vectorized resample per round
+        means[r] = terms[rng.integers(0, terms.size, terms.size)].mean()
+    lo, hi = np.percentile(means, [2.5, 97.5])
+    return (float(lo), float(hi))
+
+
+def compare(
+    data: CollectionData,
+    options: Options | None = None,
+    trainer: Trainer | None = None,
+    models: Sequence[str] = MODELS,
+    should_stop: Callable[[], bool] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Comparison:
+    """Return the models' scores on the same reviews of `data` (read with_intervals for anki-interval)."""
+    options = options or Options()
+    unknown = [m for m in models if m not in MODELS]
+    if unknown:
+        raise EvaluationError(f"Unknown model {unknown[0]!r}; choose from {', '.join(MODELS)}.")
+    if "fsrs-out-of-sample" in models and trainer is None:
+        raise EvaluationError("The out-of-sample FSRS needs Anki's optimizer.")
+
+    def note(text: str) -> None:
+        if progress is not None:
+            progress(text)
+        if should_stop is not None and should_stop():
+            raise Cancelled()
+
+    # The kept entries in "keep" mode (what Anki trains on), scored reviews in time order.
+    ignore = card_ignore_before(data)
+    no_drop = np.zeros(data.card_ids.size, dtype=bool)
+    reviews = build_reviews(data.revlog, data.next_day_at, ignore, no_drop)
+    sel = np.flatnonzero(reviews.scored)
+    sel = sel[np.argsort(reviews.revlog_id[sel], kind="stable")]
+    n = sel.size
+    parts = splits(n)
+    if not parts:
+        raise EvaluationError(f"{NO_REVIEWS} (Comparisons need at least 6 scored reviews.)")
+    y = (reviews.rating[sel] > 1).astype(np.float64)
+    seg_count = int(np.count_nonzero(reviews.first))
+    preds: dict[str, np.ndarray] = {}
+
+    # Out-of-sample FSRS: the five trainings run in threads (Anki's optimizer releases the GIL) while
+    # the other models are computed here.
+    pool = ThreadPoolExecutor(max_workers=N_SPLITS)
+    trainings = []
+    if "fsrs-out-of-sample" in models and trainer is not None:
+        note("Training FSRS on the reviews before each test part")
+        request, item_end = encode_items(reviews.rating, reviews.delta_t, reviews.first, sel)
+        trainings = [pool.submit(trainer, request[: int(item_end[a - 1])]) for a, _ in parts]
+
+    try:
+        if "fsrs-preset" in models:
+            note("FSRS with your presets' parameters")
+            base = evaluate(data, Options(**{**asdict(options), "params": "preset"}), should_stop)
+            assert base.scored is not None and np.array_equal(base.scored.revlog_id, reviews.revlog_id[sel])
+            preds["fsrs-preset"] = base.scored.p
+        if "fsrs-default" in models:
+            note("FSRS with the default parameters")
+            w = to_fsrs6([])
+            r = replay(reviews.rating, reviews.delta_t, reviews.first, w[None, :], options.short_term_floor_rating,
+                       param_index=np.zeros(seg_count, dtype=np.int64), should_stop=should_stop)  # fmt: skip
+            preds["fsrs-default"] = r.retrievability[sel]
+
+        if "sm2" in models:
+            note("SM-2")
+            first_of_day = reviews.first | (reviews.delta_t > 0)  # SM-2 sees one answer per day
+            day = np.flatnonzero(first_of_day)
+            ivl_day = sm2_intervals(reviews.rating[day], reviews.first[day])
+            ivl = np.zeros(reviews.rating.size)
+            ivl[day] = ivl_day
+            preds["sm2"] = interval_recall(reviews.delta_t[sel], ivl[sel])
+
+        if "anki-interval" in models:
+            if data.revlog.ivl is None or reviews.row is None:
+                raise EvaluationError("Read the collection with its intervals to compare with Anki's own intervals.")
+            prev_row = reviews.row[sel - 1]  # the card's previous kept entry (a scored entry is never a card's first)
+            scheduled = revlog_interval_days(data.revlog.ivl[prev_row])
+            preds["anki-interval"] = interval_recall(reviews.delta_t[sel], scheduled)
+
+        starts = np.array([a for a, _ in parts])
+        ends = np.array([b for _, b in parts])
+        if "avg" in models:
+            preds["avg"] = average_by_fold(y, starts, ends)
+        if "moving-avg" in models:
+            note("MOVING-AVG")
+            preds["moving-avg"] = moving_average(y)
+
+        fold_params: list[list[float]] = []
+        if trainings:
+            out = np.full(n, np.nan)
+            for k, ((a, b), future) in enumerate(zip(parts, trainings, strict=True)):
+                note(f"FSRS trained on the reviews before part {k + 1} of {len(parts)}")
+                params = [float(x) for x in future.result()]
+                fold_params.append(params)
+                w = to_fsrs6(params, where=f"The optimizer's parameters for part {k + 1}")
+                r = replay(reviews.rating, reviews.delta_t, reviews.first, w[None, :], options.short_term_floor_rating,
+                           param_index=np.zeros(seg_count, dtype=np.int64), should_stop=should_stop)  # fmt: skip
+                out[a:b] = r.retrievability[sel[a:b]]
+            preds["fsrs-out-of-sample"] = out
+    finally:
+        for future in trainings:
+            future.cancel()
+        pool.shutdown(wait=True)
+    preds = {m: preds[m] for m in MODELS if m in models and m in preds}
+
+    # Compare on the tested parts only: the same reviews for every model.
+    test = sel[parts[0][0] :]
+    yt = y[parts[0][0] :]
+    keys = bin_keys(reviews.delta_t[test], reviews.n_reviews[test], reviews.n_lapses[test], BINNINGS[options.binning])
+    deck = data.home_deck[reviews.card[test]]
+    start = parts[0][0]
+    ones = np.ones(yt.size)
+    results = {}
+    for name, p in preds.items():
+        pt = np.clip(p[start:], 1e-15, 1 - 1e-15)
+        terms = -(yt * np.log(pt) + (1 - yt) * np.log1p(-pt))
+        results[name] = ModelScores(
+            name=name, reviews=int(yt.size), log_loss=log_loss(pt, yt, ones), log_loss_ci=bootstrap_ci(terms),
+            rmse_bins=rmse_bins(pt, yt, ones, keys), auc=auc(pt, yt), calibration=calibration_table(pt, yt),
+        )  # fmt: skip
+    superiority = _superiority({m: p[start:] for m, p in preds.items()}, yt, deck)
+    um = matrices({m: p[start:] for m, p in preds.items()}, yt)
+    return Comparison(
+        models=results,
+        superiority=superiority,
+        um=um["um"],
+        um_plus=um["um_plus"],
+        reviews_total=n,
+        reviews_compared=int(yt.size),
+        fold_params=fold_params,
+        guidance=_guidance(results),
+    )
+
+
+def _superiority(preds: dict[str, np.ndarray], y: np.ndarray, deck: np.ndarray) -> dict[str, dict[str, float | None]]:
+    """Return, for each pair, the share of decks where the row model's log loss is lower than the column's."""
+    decks, group = np.unique(deck, return_inverse=True)
+    group = group.reshape(-1)
+    count = np.bincount(group, minlength=decks.size)
+    per_deck = {}
+    for name, p in preds.items():
+        pc = np.clip(p, 1e-15, 1 - 1e-15)
+        terms = -(y * np.log(pc) + (1 - y) * np.log1p(-pc))
+        per_deck[name] = np.bincount(group, weights=terms, minlength=decks.size) / np.maximum(count, 1)
+    out: dict[str, dict[str, float | None]] = {}
+    for a in preds:
+        out[a] = {b: None if a == b else float(np.mean(per_deck[a] < per_deck[b])) for b in preds}
+    return out
+
+
+def _guidance(results: dict[str, ModelScores]) -> list[str]:
+    """Return plain-words advice from the comparison."""
+    out = []
+    own, default = results.get("fsrs-preset"), results.get("fsrs-default")
+    if own and default:
+        gain = default.log_loss - own.log_loss
+        if gain > 0.002:
+            out.append(f"Your parameters beat FSRS's defaults by {gain:.3f} in log loss "
+                       f"({gain / default.log_loss * 100:.1f}%): they fit your memory.")  # fmt: skip
+        elif gain < -0.002:
+            out.append(f"FSRS's default parameters predict your reviews better than your presets' by {-gain:.3f} "
+                       "in log loss: consider optimizing the parameters in Deck Options.")  # fmt: skip
+        else:
+            out.append("Your parameters and FSRS's defaults predict about equally well.")
+    oos = results.get("fsrs-out-of-sample")
+    if own and oos:
+        out.append(
+            f"Trained only on earlier reviews, FSRS scores {oos.log_loss:.3f} (your presets, trained on everything, "
+            f"{own.log_loss:.3f}); the first number is the one comparable with the FSRS benchmark."
+        )
+    sm2 = results.get("sm2")
+    if own and sm2:
+        out.append(
+            f"Compared with SM-2 (Anki's old algorithm), FSRS's log loss is {sm2.log_loss - own.log_loss:.3f} lower."
+        )
+    return out

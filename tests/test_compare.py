@@ -1,0 +1,125 @@
+"""Comparisons: baselines on hand-checked cases, UM/UM+ on the seed's coin flip, out-of-sample FSRS vs Anki."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from fsrs_calibration.metrics.baselines import average_by_fold, moving_average, revlog_interval_days, sm2_intervals
+from fsrs_calibration.metrics.compare import splits
+from fsrs_calibration.metrics.items import encode_items
+from fsrs_calibration.metrics.universal import universal_metric, universal_metric_plus
+
+
+def test_sm2_hand_checked():
+    # ratings Good, Good, Good, Again, Good: intervals 1, 6, 6*2.5=15, then 1 after the lapse, then 1
+    r = np.array([3, 3, 3, 1, 3])
+    first = np.array([True, False, False, False, False])
+    ivl = sm2_intervals(r, first)
+    # before each review: 0 (new), 1, 6, round(6*2.5+0.01)=15, 1 (after Again)
+    assert ivl.tolist() == [0, 1, 6, 15, 1]
+    # ease after each answer: Good (q=4) +0, Easy (q=5) +0.1, Hard (q=3) 0.1 - 2(0.08 + 0.04) = -0.14;
+    # the interval uses the ease before the answer's own change.
+    # Easy, Easy, Easy, Hard, Hard: ease 2.5 → 2.6 → 2.7 → 2.8 → 2.66; intervals 1, 6, 6×2.7=16.2→16, 16×2.8=44.8→45
+    r = np.array([4, 4, 4, 2, 2])
+    ivl = sm2_intervals(r, first)
+    assert ivl.tolist() == [0, 1, 6, 16, 45]
+
+
+def test_sm2_several_cards_at_once():
+    r = np.array([3, 3, 3, 1, 3, 3])
+    first = np.array([True, False, True, True, False, False])
+    assert sm2_intervals(r, first).tolist() == [0, 1, 0, 0, 1, 1]
+
+
+def test_moving_average_hand_checked():
+    y = np.array([1.0, 0.0, 1.0])
+    p = moving_average(y)
+    x = 1.2
+    want = []
+    for yi in y:
+        s = 1 / (1 + math.exp(-x))
+        want.append(s)
+        x += 0.3 * (yi - s)
+    assert p.tolist() == pytest.approx(want)
+    assert p[0] == pytest.approx(1 / (1 + math.exp(-1.2)))
+
+
+def test_average_uses_only_earlier_reviews():
+    y = np.array([1, 1, 0, 0, 1, 0, 1.0])
+    out = average_by_fold(y, np.array([2, 4]), np.array([4, 7]))
+    assert np.isnan(out[:2]).all()
+    assert out[2:4].tolist() == [1.0, 1.0]
+    assert out[4:].tolist() == [0.5, 0.5, 0.5]
+
+
+def test_time_series_split_as_fsrs_rs():
+    assert splits(12) == [(2, 4), (4, 6), (6, 8), (8, 10), (10, 12)]
+    assert splits(14) == [(2, 4), (4, 6), (6, 8), (8, 10), (10, 14)]  # the last part takes the remainder
+    assert splits(5) == []
+
+
+def test_interval_units():
+    assert revlog_interval_days(np.array([3, -600, -86400])).tolist() == [3, 600 / 86400, 1.0]
+
+
+def test_universal_metric_coin_flip_from_the_seed():
+    """fsrs-vs-sm17: a fair coin; A predicts random numbers, B predicts 0.5. UM judges A by B's bins and is
+    fooled (A's errors average out in B's single bin); UM+ bins by the disagreement and is not."""
+    rng = np.random.default_rng(0)
+    n = 200_000
+    y = (rng.random(n) < 0.5).astype(float)
+    a = rng.random(n)
+    b = np.full(n, 0.5)
+    assert universal_metric(a, b, y) < 0.01  # falsely good
+    assert universal_metric_plus(a, b, y) > 0.25  # A's miscalibration shows
+    assert universal_metric_plus(b, a, y) < 0.01  # B is right everywhere
+    # by hand: in each UM+ bin (d = a - 0.5, 0.05 wide) A's mean is about 0.5 + d and the outcome mean is
+    # 0.5, so UM+(A|B) is about the RMS of A's error, sqrt(E[(a - 0.5)^2]) = sqrt(1/12) = 0.2887
+    assert universal_metric_plus(a, b, y) == pytest.approx(math.sqrt(1 / 12), abs=0.01)
+
+
+def test_items_are_the_protobuf_anki_parses():
+    from anki.scheduler_pb2 import ComputeFsrsParamsFromItemsRequest, FsrsItem, FsrsReview
+
+    rng = np.random.default_rng(3)
+    n = 3000
+    first = rng.random(n) < 0.15
+    first[0] = True
+    rating = rng.integers(1, 5, n)
+    dt = np.where(first, 0, rng.integers(0, 400, n))
+    dt[rng.random(n) < 0.01] = 2**31  # multi-byte varints
+    items = np.flatnonzero(~first & (dt > 0))
+    data, end = encode_items(rating, dt, first, items)
+    seg = np.maximum.accumulate(np.where(first, np.arange(n), 0))
+    want = ComputeFsrsParamsFromItemsRequest(
+        items=[
+            FsrsItem(reviews=[FsrsReview(rating=int(rating[k]), delta_t=int(dt[k])) for k in range(seg[j], j + 1)])
+            for j in items
+        ]  # fmt: skip
+    ).SerializeToString()
+    assert data == want
+    prefix = ComputeFsrsParamsFromItemsRequest.FromString(data[: end[9]])
+    assert len(prefix.items) == 10
+
+
+@pytest.mark.parametrize("search", ["deck:Six", "deck:Five", "-deck:filtered -preset:Ignore"])
+def test_out_of_sample_fsrs_agrees_with_ankis_evaluate_params(open_col, search):
+    from fsrs_calibration.cli import anki_trainer
+    from fsrs_calibration.metrics.collection import read_collection
+    from fsrs_calibration.metrics.compare import compare
+
+    a = open_col._backend.evaluate_params(search=search, ignore_revlogs_before_ms=0, num_of_relearning_steps=1)
+    cmp = compare(read_collection(open_col, search, with_intervals=True), None, anki_trainer(open_col))
+    ours = cmp.models["fsrs-out-of-sample"]
+    assert ours.log_loss == pytest.approx(a.log_loss, abs=0.002)
+    assert ours.rmse_bins == pytest.approx(a.rmse_bins, abs=0.002)
+    assert len(cmp.fold_params) == 5 and all(len(p) == 21 for p in cmp.fold_params)
+    assert set(cmp.models) == {"fsrs-preset", "fsrs-default", "fsrs-out-of-sample", "sm2", "anki-interval", "avg",
+                               "moving-avg"}  # fmt: skip
+    for m in cmp.models.values():
+        assert m.reviews == cmp.reviews_compared
+        assert m.log_loss_ci[0] <= m.log_loss <= m.log_loss_ci[1]
+    assert cmp.um["avg"]["avg"] is None and cmp.um_plus["sm2"]["avg"] is not None
