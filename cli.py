@@ -21,6 +21,7 @@ from .metrics.errors import EvaluationError
 from .metrics.evaluate import WEIGHTINGS, Evaluation, Options, evaluate
 from .metrics.params import parse_params_text, short_term_floor_rating
 from .metrics.report import format_report
+from .optimizer import anki_trainer
 
 PROG = "fsrs-calibration"
 
@@ -156,17 +157,6 @@ def _preload_pyarrow() -> None:
         import pyarrow.parquet  # noqa: F401
     except ImportError:
         pass
-
-
-def anki_trainer(col: Any) -> Any:
-    """Return a trainer that runs Anki's own FSRS optimizer on protobuf-encoded items."""
-    from anki.scheduler_pb2 import ComputeFsrsParamsResponse
-
-    def train(request: bytes) -> list[float]:
-        response = ComputeFsrsParamsResponse.FromString(col._backend.compute_fsrs_params_from_items_raw(request))
-        return list(response.params)
-
-    return train
 
 
 def run_compare(args: argparse.Namespace) -> Any:

@@ -19,7 +19,16 @@ from pathlib import Path, PurePosixPath
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCK = ROOT / "scripts" / "numpy-wheels.json"
-ADDON_FILES = ["__init__.py", "bundled.py", "manifest.json", "config.json", "config.md", "README.md", "LICENSE"]
+ADDON_FILES = [
+    "__init__.py",
+    "bundled.py",
+    "optimizer.py",
+    "manifest.json",
+    "config.json",
+    "config.md",
+    "README.md",
+    "LICENSE",
+]
 ADDON_PACKAGES = ["metrics", "ui"]
 ADDON_SUFFIXES = {".py", ".svg", ".png", ".css"}
 FIXED_TIME = (2026, 1, 1, 0, 0, 0)  # reproducible zips

@@ -107,9 +107,9 @@ def test_items_are_the_protobuf_anki_parses():
 
 @pytest.mark.parametrize("search", ["deck:Six", "deck:Five", "-deck:filtered -preset:Ignore"])
 def test_out_of_sample_fsrs_agrees_with_ankis_evaluate_params(open_col, search):
-    from fsrs_calibration.cli import anki_trainer
     from fsrs_calibration.metrics.collection import read_collection
     from fsrs_calibration.metrics.compare import compare
+    from fsrs_calibration.optimizer import anki_trainer
 
     a = open_col._backend.evaluate_params(search=search, ignore_revlogs_before_ms=0, num_of_relearning_steps=1)
     cmp = compare(read_collection(open_col, search, with_intervals=True), None, anki_trainer(open_col))

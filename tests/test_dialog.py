@@ -236,3 +236,21 @@ def test_export_of_an_empty_scope_is_a_message(qtbot, col, tmp_path):
     assert "No cards match" in dialog.headline.text()
     dialog.save_export(str(tmp_path / "x.zip"))  # nothing prepared: nothing written
     assert not (tmp_path / "x.zip").exists()
+
+
+def test_compare_models_tab(qtbot, col):
+    dialog, _ = make_dialog(qtbot, col)
+    dialog.set_scope("deck", "Six")
+    dialog.run_compare()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=120_000)
+    cmp = dialog.comparison
+    assert cmp is not None and "fsrs-out-of-sample" in cmp.models
+    assert dialog.compare_table.rowCount() == len(cmp.models) == 7
+    assert dialog.um_table.rowCount() == 7 and dialog.um_table.item(0, 0).text() == "–"
+    dialog.tabs.setCurrentIndex(dialog.tabs.count() - 1)
+    dialog.compare_chart.repaint()
+    assert len(dialog.compare_chart.points) == sum(len(m.calibration.bins) for m in cmp.models.values())
+    assert "log loss" in dialog.compare_guidance.text()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    dialog.resize(1000, 800)
+    dialog.grab().save(str(SHOTS / "dialog-compare.png"))

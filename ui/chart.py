@@ -256,6 +256,54 @@ def paint_feature(
     return drawn
 
 
+MODEL_COLORS = ["#3b82f6", "#f59e0b", "#10b981", "#ef4444", "#8b5cf6", "#ec4899", "#14b8a6", "#a3a3a3"]
+
+
+def paint_overlay(
+    painter: QPainter, rect: QRectF, curves: list[tuple[str, Any]], palette: QPalette
+) -> list[tuple[QPointF, Point]]:
+    """Draw several models' calibration curves (name, engine Calibration) on one chart, with a legend."""
+    text, grid, background = _colors(palette)
+    painter.fillRect(rect, background)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    lows = [b.lower for _, cal in curves for b in cal.bins]
+    x0 = math.floor(min(lows + [0.5]) * 10) / 10
+    plot = _Plot(rect, (x0, 1.0), (0.0, 1.0))
+    area = plot.area
+    painter.setPen(QPen(grid, 1))
+    for i in range(6):
+        painter.drawLine(plot.at(x0, i / 5), plot.at(1, i / 5))
+    painter.setPen(QPen(text, 1))
+    painter.drawRect(area)
+    for i in range(6):
+        p = plot.at(x0, i / 5)
+        painter.drawText(QRectF(p.x() - 48, p.y() - 8, 44, 16), Qt.AlignmentFlag.AlignRight, f"{i * 20}%")
+    steps = int(round((1.0 - x0) / 0.1))
+    for i in range(steps + 1):
+        t = 1.0 - i * 0.1
+        p = plot.at(t, 0)
+        painter.drawText(QRectF(p.x() - 30, p.y() + 4, 60, 16), Qt.AlignmentFlag.AlignCenter, f"{t * 100:.0f}%")
+    painter.drawText(QRectF(area.left(), area.bottom() + 22, area.width(), 18), Qt.AlignmentFlag.AlignCenter,
+                     "Predicted recall")  # fmt: skip
+    painter.setPen(QPen(text, 1, Qt.PenStyle.DashLine))
+    painter.drawLine(plot.at(x0, x0), plot.at(1, 1))
+    drawn: list[tuple[QPointF, Point]] = []
+    legend: list[tuple[QColor | None, str, str]] = []
+    for k, (name, cal) in enumerate(curves):
+        color = QColor(MODEL_COLORS[k % len(MODEL_COLORS)])
+        path = QPainterPath()
+        for i, b in enumerate(cal.bins):
+            p = plot.at(b.mean_predicted, b.mean_actual)
+            path.moveTo(p) if i == 0 else path.lineTo(p)
+            tip = f"{name}\n{b.count:,} reviews\npredicted {_pct(b.mean_predicted)}\nmeasured {_pct(b.mean_actual)}"
+            drawn.append((p, Point(b.mean_predicted, b.mean_actual, b.ci_low, b.ci_high, b.count, tip)))
+        painter.setPen(QPen(color, 2))
+        painter.drawPath(path)
+        legend.append((color, "dot", name))
+    _legend(painter, QPointF(area.left() + 10, area.top() + 8), text, legend)
+    return drawn
+
+
 def label_of(row: Any) -> str:
     """Return a feature bin's range as text."""
     return f"{row.lowest}" if row.lowest == row.highest else f"{row.lowest}–{row.highest}"
@@ -280,6 +328,11 @@ class ChartWidget(QWidget):
     def show_calibration(self, calibration: Any, title: str = "") -> None:
         """Show the calibration chart of an engine Calibration."""
         self._painter_fn = lambda p, r, pal: paint_calibration(p, r, calibration, pal, title)
+        self.update()
+
+    def show_overlay(self, curves: list[tuple[str, Any]]) -> None:
+        """Show several models' calibration curves on one chart."""
+        self._painter_fn = lambda p, r, pal: paint_overlay(p, r, curves, pal)
         self.update()
 
     def show_feature(self, rows: list[Any], feature: str) -> None:

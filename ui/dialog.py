@@ -10,6 +10,7 @@ from aqt.qt import (
     QAbstractItemView,
     QApplication,
     QCheckBox,
+    QColor,
     QComboBox,
     QDialog,
     QFileDialog,
@@ -26,6 +27,7 @@ from aqt.qt import (
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
+    QTimer,
     QVBoxLayout,
     QWidget,
 )
@@ -70,6 +72,19 @@ EXPORT_HELP = (
 )
 
 
+COMPARE_HELP = (
+    "Scores several models on the same reviews: the ones a time-series split tests (every review after the "
+    "first sixth, in time order). 'fsrs-out-of-sample' is trained by Anki's own optimizer five times, each "
+    "time only on the reviews before the part it predicts: that number is comparable with the FSRS benchmark's. "
+    "This takes longer than an evaluation."
+)
+UM_HELP = (
+    "UM+ (Universal Metric+, from fsrs-vs-sm17): how far the row model's predictions are from your answers in the "
+    "groups of reviews where the row and column models disagree by about the same amount. Lower is better; each "
+    "model is ranked by its worst opponent."
+)
+
+
 class _NumberItem(QTableWidgetItem):
     """A table cell that sorts by its number, not its text."""
 
@@ -100,17 +115,19 @@ def headline(ev: Any) -> str:
 
 
 def _read_scope(col: Any, kind: str, value: str, with_durations: bool = False) -> Any:
-    """Return the engine's CollectionData of a dialog scope (runs in the background op)."""
+    """Return the engine's CollectionData of a dialog scope, with Anki's intervals (runs in the background op)."""
     from ..metrics.collection import deck_search, read_collection
 
     if kind == "deck":
-        return read_collection(col, deck_search(col, value), f'deck "{value}"', with_durations)
-    if kind == "preset":
+        search, label = deck_search(col, value), f'deck "{value}"'
+    elif kind == "preset":
         escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-        return read_collection(col, f'preset:"{escaped}"', f'preset "{value}"', with_durations)
-    if kind == "search":
-        return read_collection(col, value, None, with_durations)
-    return read_collection(col, None, None, with_durations)
+        search, label = f'preset:"{escaped}"', f'preset "{value}"'
+    elif kind == "search":
+        search, label = value, None
+    else:
+        search, label = None, None
+    return read_collection(col, search, label, with_durations=with_durations, with_intervals=True)
 
 
 def _options(choices: dict[str, str], anki_version: str) -> Any:
@@ -151,6 +168,7 @@ class CalibrationDialog(QDialog):
         self.message = ""
         self.export_tables: Any = None
         self.export_summary = ""
+        self.comparison: Any = None
         self._cancel = threading.Event()
         self._running = False
         self._cache: dict[tuple[str, int], Any] = {}
@@ -253,6 +271,7 @@ class CalibrationDialog(QDialog):
         self.report = QPlainTextEdit()
         self.report.setReadOnly(True)
         self.tabs.addTab(self.report, "Report")
+        self.tabs.addTab(self._build_compare(), "Compare models")
         layout.addWidget(self.tabs, 1)
 
         buttons = QHBoxLayout()
@@ -275,6 +294,40 @@ class CalibrationDialog(QDialog):
         buttons.addWidget(close)
         layout.addLayout(buttons)
         self._set_results_enabled(False)
+
+    def _build_compare(self) -> QWidget:
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        row = QHBoxLayout()
+        self.compare_button = QPushButton("Compare models")
+        self.compare_button.clicked.connect(self.run_compare)
+        self.compare_button.setToolTip(COMPARE_HELP)
+        row.addWidget(self.compare_button)
+        hint = QLabel("FSRS (your presets, the defaults, and trained only on earlier reviews), SM-2, Anki's "
+                      "intervals and two simple baselines, on the same reviews.")  # fmt: skip
+        hint.setWordWrap(True)
+        row.addWidget(hint, 1)
+        layout.addLayout(row)
+        self.compare_table = QTableWidget(0, 6)
+        self.compare_table.setHorizontalHeaderLabels(
+            ["Model", "Log loss", "95% interval", "RMSE (bins)", "AUC", "UM+ (worst)"]
+        )
+        self.compare_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.compare_table.setSortingEnabled(True)
+        layout.addWidget(self.compare_table, 3)
+        self.compare_chart = ChartWidget()
+        self.compare_chart.empty_text = "Press Compare models."
+        self.um_table = QTableWidget(0, 0)
+        self.um_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.um_table.setToolTip(UM_HELP)
+        lower = QHBoxLayout()
+        lower.addWidget(self.compare_chart, 3)
+        lower.addWidget(self.um_table, 2)
+        layout.addLayout(lower, 3)
+        self.compare_guidance = QLabel("")
+        self.compare_guidance.setWordWrap(True)
+        layout.addWidget(self.compare_guidance)
+        return page
 
     def _fill_pickers(self) -> None:
         col = self.runner.collection()
@@ -384,6 +437,90 @@ class CalibrationDialog(QDialog):
 
         self.runner.run(self, op, self._done, self._failed)
 
+    # -- comparison -------------------------------------------------------------------------
+    def run_compare(self) -> None:
+        """Compare the models on the current scope in the background (trains FSRS five times)."""
+        if self._running:
+            return
+        kind, value = self.scope()
+        choices, anki_version = self.choices(), self.anki_version
+        self._cancel.clear()
+        self._set_running(True)
+        self.status.setText("Comparing models…")
+        cache = self._cache
+        self.comparison = None
+        status: dict[str, str] = {}
+
+        def op(col: Any) -> Any:
+            from ..optimizer import anki_trainer
+            from ..metrics.compare import compare
+
+            key = (f"{kind}:{value}", int(col.mod))
+            data = cache.get(key)
+            if data is None:
+                data = _read_scope(col, kind, value)
+                cache.clear()
+                cache[key] = data
+                self._reads += 1
+            return compare(data, _options(choices, anki_version), anki_trainer(col),
+                           should_stop=self._cancel.is_set, progress=lambda t: status.update(text=t))  # fmt: skip
+
+        def tick() -> None:
+            if self._running and "text" in status:
+                self.status.setText(status["text"] + "…")
+
+        self._compare_timer = QTimer(self)
+        self._compare_timer.timeout.connect(tick)
+        self._compare_timer.start(200)
+
+        def done(result: Any) -> None:
+            self._compare_timer.stop()
+            self._set_running(False)
+            self.show_comparison(result)
+
+        def failed(error: Exception) -> None:
+            self._compare_timer.stop()
+            self._failed(error)
+
+        self.runner.run(self, op, done, failed)
+
+    def show_comparison(self, cmp: Any) -> None:
+        """Show a comparison: the table, the overlaid calibration curves, the UM+ matrix and the guidance."""
+        self.comparison = cmp
+        table = self.compare_table
+        table.setSortingEnabled(False)
+        table.setRowCount(len(cmp.models))
+        for row, (name, m) in enumerate(cmp.models.items()):
+            worst = max((v for v in cmp.um_plus[name].values() if v is not None), default=None)
+            table.setItem(row, 0, QTableWidgetItem(name))
+            table.setItem(row, 1, _NumberItem(m.log_loss, _fmt(m.log_loss)))
+            table.setItem(row, 2, QTableWidgetItem(f"{m.log_loss_ci[0]:.4f}–{m.log_loss_ci[1]:.4f}"))
+            table.setItem(row, 3, _NumberItem(m.rmse_bins, _fmt(m.rmse_bins)))
+            table.setItem(row, 4, _NumberItem(m.auc, _fmt(m.auc, 3)))
+            table.setItem(row, 5, _NumberItem(worst, _fmt(worst)))
+        table.setSortingEnabled(True)
+        table.sortItems(1)  # best log loss first
+        self.compare_chart.show_overlay([(name, m.calibration) for name, m in cmp.models.items()])
+        names = list(cmp.models)
+        um = self.um_table
+        um.setRowCount(len(names))
+        um.setColumnCount(len(names))
+        um.setHorizontalHeaderLabels(names)
+        um.setVerticalHeaderLabels(names)
+        values = [v for a in names for v in cmp.um_plus[a].values() if v is not None]
+        top = max(values) if values else 1.0
+        for i, a in enumerate(names):
+            for j, b in enumerate(names):
+                v = cmp.um_plus[a][b]
+                item = QTableWidgetItem("–" if v is None else f"{v:.3f}")
+                if v is not None:
+                    heat = QColor("#f59e0b")
+                    heat.setAlphaF(0.15 + 0.75 * (v / top if top else 0))
+                    item.setBackground(heat)
+                um.setItem(i, j, item)
+        self.compare_guidance.setText("\n".join(cmp.guidance))
+        self.status.setText(f"Compared on {cmp.reviews_compared:,} of {cmp.reviews_total:,} reviews.")
+
     # -- export -----------------------------------------------------------------------------
     def prepare_export(self, then: Callable[[Any], None] | None = None) -> None:
         """Build the benchmark tables of the current scope in the background; then(tables) on success."""
@@ -467,6 +604,8 @@ class CalibrationDialog(QDialog):
         self._running = running
         self.progress.setVisible(running)
         self.run_button.setEnabled(not running)
+        if hasattr(self, "compare_button"):
+            self.compare_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
         self.status.setText("Evaluating…" if running else "")
 
