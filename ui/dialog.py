@@ -452,8 +452,8 @@ class CalibrationDialog(QDialog):
         status: dict[str, str] = {}
 
         def op(col: Any) -> Any:
-            from ..optimizer import anki_trainer
             from ..metrics.compare import compare
+            from ..optimizer import anki_trainer
 
             key = (f"{kind}:{value}", int(col.mod))
             data = cache.get(key)
