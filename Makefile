@@ -16,7 +16,8 @@ ANKI_STAMP := $(ANKI_VENV)/.installed
 OLD_VENV := .venv-oldest
 OLD_STAMP := $(OLD_VENV)/.installed
 ENGINE_TESTS := tests/test_against_anki.py tests/test_odd_revlogs.py tests/test_cli.py \
-	tests/test_fsrs_vectors.py tests/test_metrics.py tests/test_revlog_rules.py
+	tests/test_fsrs_vectors.py tests/test_metrics.py tests/test_revlog_rules.py tests/test_export.py \
+	tests/test_compare.py
 
 export QT_QPA_PLATFORM ?= offscreen
 export PYTHONDONTWRITEBYTECODE := 1

@@ -206,7 +206,7 @@ def run_evaluate_dataset(args: argparse.Namespace) -> Evaluation:
     from .metrics.dataset import read_tables
     from .metrics.evaluate import evaluate_tables
 
-    options = options_from(args, None)
+    options = options_from(args, args.anki_version)
     return evaluate_tables(read_tables(args.source, args.user), options)
 
 
@@ -248,6 +248,10 @@ def build_parser() -> argparse.ArgumentParser:
     ds = sub.add_parser("evaluate-dataset", help="score FSRS on an export zip or an anki-revlogs-10k folder")
     ds.add_argument("source", help="an export zip, or a folder with revlogs/ cards/ decks/ (CSV or parquet)")
     ds.add_argument("--user", type=int, help="which user_id partition (when the folder holds several)")
+    ds.add_argument(
+        "--anki-version",
+        help="replay same-day reviews as this Anki does (e.g. 25.07: Hard may lower stability); default: current",
+    )
     _option_arguments(ds, params_default="default")
     return parser
 

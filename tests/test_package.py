@@ -162,6 +162,8 @@ def test_installed_in_anki_without_numpy_gives_the_cli_numbers(addon_file, tmp_p
     deck = ran["deck"]
     assert deck["scope"] == ["deck", "Languages"] and deck["reviews"] > 0
     assert set(deck["decks"]) == {"Languages::Spanish", "Languages::Japanese::Kanji"}
+    assert len(ran["compare"]["models"]) == 7, ran["compare"]  # Anki's optimizer ran inside Anki
+    assert (shots / "compare.png").exists()
     cli = subprocess.run(
         [os.path.join(os.path.dirname(sys.executable), "fsrs-calibration"), "evaluate", str(sample)],
         capture_output=True,

@@ -136,7 +136,38 @@ def deck_gear() -> None:
     result["gear_menu"] = sorted(actions)
     actions[DECK_MENU_TEXT].trigger()
     log("deck gear triggered")
-    wait_for_results(done, time.monotonic() + 120, "deck")
+    wait_for_results(compare_models, time.monotonic() + 120, "deck")
+
+
+@guarded
+def compare_models() -> None:
+    dialog = find_dialog()
+    dialog.tabs.setCurrentIndex(dialog.tabs.count() - 1)
+    dialog.run_compare()
+    log("compare started")
+    deadline = time.monotonic() + 180
+
+    @guarded
+    def poll() -> None:
+        if not dialog.running and (dialog.comparison is not None or dialog.message):
+            cmp = dialog.comparison
+            result["compare"] = {
+                "models": list(cmp.models) if cmp else [],
+                "log_loss": {k: m.log_loss for k, m in cmp.models.items()} if cmp else {},
+                "message": dialog.message,
+            }
+            if SHOTS:
+                dialog.resize(1000, 820)
+                dialog.grab().save(os.path.join(SHOTS, "compare.png"))
+            log("compare results")
+            done()
+        elif time.monotonic() > deadline:
+            result["error"] = "timed out waiting for the comparison"
+            finish()
+        else:
+            QTimer.singleShot(100, poll)
+
+    poll()
 
 
 @guarded
