@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -12,7 +13,7 @@ import sqlite3
 import sys
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .metrics.binning import BINNINGS
@@ -104,8 +105,9 @@ def options_from(args: argparse.Namespace, anki: str | None) -> Options:
     return options
 
 
-def read_scope(args: argparse.Namespace, with_durations: bool = False) -> CollectionData:
-    """Return the scope of --search/--deck read from a temporary copy of the collection."""
+@contextlib.contextmanager
+def opened_copy(args: argparse.Namespace, **read: bool) -> Iterator[tuple[Any, CollectionData]]:
+    """Yield (collection, data of --search/--deck) on a temporary copy, removed afterwards."""
     from .metrics.collection import deck_search, read_collection
 
     workdir = tempfile.mkdtemp(prefix="fsrs-calibration-")
@@ -116,11 +118,17 @@ def read_scope(args: argparse.Namespace, with_durations: bool = False) -> Collec
                 search, label = deck_search(col, args.deck), f'deck "{args.deck}"'
             else:
                 search, label = args.search, None
-            return read_collection(col, search, scope_label=label, with_durations=with_durations)
+            yield col, read_collection(col, search, scope_label=label, **read)
         finally:
             col.close(downgrade=False)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def read_scope(args: argparse.Namespace, with_durations: bool = False) -> CollectionData:
+    """Return the scope of --search/--deck read from a temporary copy of the collection."""
+    with opened_copy(args, with_durations=with_durations) as (_col, data):
+        return data
 
 
 def run_evaluate(args: argparse.Namespace) -> Evaluation:
@@ -161,26 +169,13 @@ def _preload_pyarrow() -> None:
 
 def run_compare(args: argparse.Namespace) -> Any:
     """Return the comparison the `compare` subcommand asks for (Anki's optimizer for out-of-sample FSRS)."""
-    from .metrics.collection import deck_search, read_collection
     from .metrics.compare import MODELS, compare
 
     options = options_from(args, anki_version())
     models = [m.strip() for m in (args.models or ",".join(MODELS)).split(",") if m.strip()]
-    workdir = tempfile.mkdtemp(prefix="fsrs-calibration-")
-    try:
-        col = open_collection(copy_collection(args.collection, workdir))
-        try:
-            if args.deck is not None:
-                search, label = deck_search(col, args.deck), f'deck "{args.deck}"'
-            else:
-                search, label = args.search, None
-            data = read_collection(col, search, scope_label=label, with_intervals=True)
-            progress = (lambda text: print(text, file=sys.stderr)) if not args.json else None
-            return compare(data, options, anki_trainer(col), models, progress=progress)
-        finally:
-            col.close(downgrade=False)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+    progress = (lambda text: print(text, file=sys.stderr)) if not args.json else None
+    with opened_copy(args, with_intervals=True) as (col, data):
+        return compare(data, options, anki_trainer(col), models, progress=progress)
 
 
 def format_comparison(cmp: Any) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import sys
 import tempfile
@@ -22,18 +21,7 @@ sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from harness import make_base, run_anki  # noqa: E402
-
-
-def install_working_tree(base: Path) -> None:
-    """Copy the add-on's own files (the package allow-list) into the base folder's addons21."""
-    import package
-
-    target = base / "addons21" / "fsrs_calibration"
-    shutil.rmtree(target, ignore_errors=True)
-    for rel in package.addon_files():
-        (target / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / rel, target / rel)
+from harness import install_working_tree, make_base, run_anki  # noqa: E402
 
 
 def main() -> None:

@@ -20,17 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-import package  # noqa: E402, I001
-from harness import PROFILE, make_base, run_anki  # noqa: E402
-
-
-def install_working_tree(base: Path) -> None:
-    """Copy the add-on's own files (the package allow-list) into the base folder, as Anki would have them."""
-    target = base / "addons21" / "fsrs_calibration"
-    shutil.rmtree(target, ignore_errors=True)
-    for rel in package.addon_files():
-        (target / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / rel, target / rel)
+from harness import PROFILE, install_working_tree, make_base, run_anki  # noqa: E402
 
 
 def main() -> None:

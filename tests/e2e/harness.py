@@ -38,6 +38,18 @@ def make_base(base: Path, collection: str, python: str | None = None) -> Path:
     return folder / "collection.anki2"
 
 
+def install_working_tree(base: Path) -> None:
+    """Copy the add-on's own files (the package allow-list) into the base folder, as Anki would have them."""
+    sys.path.insert(0, str(HERE.parents[1] / "scripts"))
+    import package
+
+    target = base / "addons21" / "fsrs_calibration"
+    shutil.rmtree(target, ignore_errors=True)
+    for rel in package.addon_files():
+        (target / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(HERE.parents[1] / rel, target / rel)
+
+
 def anki_python() -> str:
     """Return the Python of the environment with aqt but no numpy (set up by the Makefile)."""
     return os.environ.get("E2E_PYTHON") or str(Path(__file__).resolve().parents[2] / ".venv-anki" / "bin" / "python")
