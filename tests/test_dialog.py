@@ -238,6 +238,17 @@ def test_export_of_an_empty_scope_is_a_message(qtbot, col, tmp_path):
     assert not (tmp_path / "x.zip").exists()
 
 
+def test_compare_can_be_cancelled(qtbot, col):
+    gate = threading.Event()
+    dialog, runner = make_dialog(qtbot, col, gate=gate)
+    dialog.run_compare()
+    runner.started.wait(10)
+    dialog.cancel()
+    gate.set()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
+    assert dialog.status.text() == "Cancelled." and dialog.comparison is None
+
+
 def test_compare_models_tab(qtbot, col):
     dialog, _ = make_dialog(qtbot, col)
     dialog.set_scope("deck", "Six")
@@ -247,6 +258,11 @@ def test_compare_models_tab(qtbot, col):
     assert cmp is not None and "fsrs-out-of-sample" in cmp.models
     assert dialog.compare_table.rowCount() == len(cmp.models) == 7
     assert dialog.um_table.rowCount() == 7 and dialog.um_table.item(0, 0).text() == "–"
+    first_row = list(cmp.models)[0]
+    second = list(cmp.models)[1]
+    assert dialog.um_table.item(0, 1).text() == f"{cmp.um_plus[first_row][second]:.3f}"
+    dialog._select(dialog.um_choice, "um")
+    assert dialog.um_table.item(0, 1).text() == f"{cmp.um[first_row][second]:.3f}"
     dialog.tabs.setCurrentIndex(dialog.tabs.count() - 1)
     dialog.compare_chart.repaint()
     assert len(dialog.compare_chart.points) == sum(len(m.calibration.bins) for m in cmp.models.values())

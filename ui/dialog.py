@@ -320,9 +320,15 @@ class CalibrationDialog(QDialog):
         self.um_table = QTableWidget(0, 0)
         self.um_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.um_table.setToolTip(UM_HELP)
+        self.um_choice = self._combo([("um_plus", "UM+ (bins where the two disagree)"),
+                                      ("um", "UM (bins of the column model's predictions)")])  # fmt: skip
+        self.um_choice.currentIndexChanged.connect(self._fill_um_table)
+        um_box = QVBoxLayout()
+        um_box.addWidget(self.um_choice)
+        um_box.addWidget(self.um_table, 1)
         lower = QHBoxLayout()
         lower.addWidget(self.compare_chart, 3)
-        lower.addWidget(self.um_table, 2)
+        lower.addLayout(um_box, 2)
         layout.addLayout(lower, 3)
         self.compare_guidance = QLabel("")
         self.compare_guidance.setWordWrap(True)
@@ -501,25 +507,33 @@ class CalibrationDialog(QDialog):
         table.setSortingEnabled(True)
         table.sortItems(1)  # best log loss first
         self.compare_chart.show_overlay([(name, m.calibration) for name, m in cmp.models.items()])
+        self._fill_um_table()
+        self.compare_guidance.setText("\n".join(cmp.guidance))
+        self.status.setText(f"Compared on {cmp.reviews_compared:,} of {cmp.reviews_total:,} reviews.")
+
+    def _fill_um_table(self) -> None:
+        """Fill the heat table with the chosen matrix (row: the model judged; column: its referee)."""
+        cmp = self.comparison
+        if cmp is None:
+            return
+        matrix = getattr(cmp, self.um_choice.currentData())
         names = list(cmp.models)
         um = self.um_table
         um.setRowCount(len(names))
         um.setColumnCount(len(names))
         um.setHorizontalHeaderLabels(names)
         um.setVerticalHeaderLabels(names)
-        values = [v for a in names for v in cmp.um_plus[a].values() if v is not None]
+        values = [v for a in names for v in matrix[a].values() if v is not None]
         top = max(values) if values else 1.0
         for i, a in enumerate(names):
             for j, b in enumerate(names):
-                v = cmp.um_plus[a][b]
+                v = matrix[a][b]
                 item = QTableWidgetItem("–" if v is None else f"{v:.3f}")
                 if v is not None:
                     heat = QColor("#f59e0b")
                     heat.setAlphaF(0.15 + 0.75 * (v / top if top else 0))
                     item.setBackground(heat)
                 um.setItem(i, j, item)
-        self.compare_guidance.setText("\n".join(cmp.guidance))
-        self.status.setText(f"Compared on {cmp.reviews_compared:,} of {cmp.reviews_total:,} reviews.")
 
     # -- export -----------------------------------------------------------------------------
     def prepare_export(self, then: Callable[[Any], None] | None = None) -> None:
