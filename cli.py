@@ -106,8 +106,13 @@ def options_from(args: argparse.Namespace, anki: str | None) -> Options:
 
 
 @contextlib.contextmanager
-def opened_copy(args: argparse.Namespace, **read: bool) -> Iterator[tuple[Any, CollectionData]]:
-    """Yield (collection, data of --search/--deck) on a temporary copy, removed afterwards."""
+def opened_copy(
+    args: argparse.Namespace, before_read: Any = None, **read: bool
+) -> Iterator[tuple[Any, CollectionData]]:
+    """Yield (collection, data of --search/--deck) on a temporary copy, removed afterwards.
+
+    `before_read` runs just before the revlog is read (a query that releases the GIL for a while).
+    """
     from .metrics.collection import deck_search, read_collection
 
     workdir = tempfile.mkdtemp(prefix="fsrs-calibration-")
@@ -118,6 +123,8 @@ def opened_copy(args: argparse.Namespace, **read: bool) -> Iterator[tuple[Any, C
                 search, label = deck_search(col, args.deck), f'deck "{args.deck}"'
             else:
                 search, label = args.search, None
+            if before_read is not None:
+                before_read()
             yield col, read_collection(col, search, scope_label=label, **read)
         finally:
             col.close(downgrade=False)
@@ -125,9 +132,9 @@ def opened_copy(args: argparse.Namespace, **read: bool) -> Iterator[tuple[Any, C
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def read_scope(args: argparse.Namespace, with_durations: bool = False) -> CollectionData:
+def read_scope(args: argparse.Namespace, with_durations: bool = False, before_read: Any = None) -> CollectionData:
     """Return the scope of --search/--deck read from a temporary copy of the collection."""
-    with opened_copy(args, with_durations=with_durations) as (_col, data):
+    with opened_copy(args, before_read, with_durations=with_durations) as (_col, data):
         return data
 
 
@@ -149,9 +156,10 @@ def run_export(args: argparse.Namespace) -> str:
 
     if os.path.isdir(args.out):
         raise UsageError(f"{args.out}: is a folder; give the name of the zip file to write.")
-    threading.Thread(target=_preload_pyarrow, daemon=True).start()  # overlaps its import with reading
     whole = args.deck is None and not (args.search or "").strip()
-    tables = build_tables(read_scope(args, with_durations=True), whole_collection=whole)
+    # pyarrow's import (for the optional parquet copy) overlaps the revlog query, which releases the GIL
+    preload = threading.Thread(target=_preload_pyarrow, daemon=True)
+    tables = build_tables(read_scope(args, with_durations=True, before_read=preload.start), whole_collection=whole)
     if tables.rows()["revlogs"] == 0:
         raise UsageError("No reviews to export in this scope (cards need a learning step).")
     write_zip(tables, args.out, {"addon_version": addon_version(), "anki_version": anki_version()})

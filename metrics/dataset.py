@@ -106,7 +106,7 @@ def build_tables(data: CollectionData, whole_collection: bool = False) -> Tables
 
     ids = _IdMapper()
     card_id = ids.factorize(data.card_ids[card], "card_id")
-    order = np.argsort(rid, kind="stable")
+    order = np.argsort(rid)  # revlog ids are unique: any sort is stable enough
     revlogs = {
         "card_id": card_id[order],
         "day_offset": day_offset[order],
