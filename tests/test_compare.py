@@ -105,14 +105,31 @@ def test_items_are_the_protobuf_anki_parses():
     assert len(prefix.items) == 10
 
 
+@pytest.fixture(scope="module")
+def larger_col(tmp_path_factory):
+    """The mixed collection's kinds of history, four times the cards (about 10,000 scored reviews)."""
+    from anki.collection import Collection
+    from builder import build_mixed
+
+    path = str(tmp_path_factory.mktemp("larger") / "collection.anki2")
+    build_mixed(path, seed=11, cards_per_deck=240)["builder"].close()
+    col = Collection(path)
+    yield col
+    col.close(downgrade=False)
+
+
 @pytest.mark.parametrize("search", ["deck:Six", "deck:Five", "-deck:filtered -preset:Ignore"])
-def test_out_of_sample_fsrs_agrees_with_ankis_evaluate_params(open_col, search):
+def test_out_of_sample_fsrs_agrees_with_ankis_evaluate_params(larger_col, search):
+    """Within 0.002 of Anki's own time-series evaluation. Both train with Anki's optimizer, whose results
+    move a little from run to run (parallel training); the training options differ slightly too (Anki's
+    evaluate_params trains 8 epochs with card ids; compute_fsrs_params_from_items uses the defaults)."""
     from fsrs_calibration.metrics.collection import read_collection
     from fsrs_calibration.metrics.compare import compare
     from fsrs_calibration.optimizer import anki_trainer
 
-    a = open_col._backend.evaluate_params(search=search, ignore_revlogs_before_ms=0, num_of_relearning_steps=1)
-    cmp = compare(read_collection(open_col, search, with_intervals=True), None, anki_trainer(open_col))
+    col = larger_col
+    a = col._backend.evaluate_params(search=search, ignore_revlogs_before_ms=0, num_of_relearning_steps=1)
+    cmp = compare(read_collection(col, search, with_intervals=True), None, anki_trainer(col))
     ours = cmp.models["fsrs-out-of-sample"]
     assert ours.log_loss == pytest.approx(a.log_loss, abs=0.002)
     assert ours.rmse_bins == pytest.approx(a.rmse_bins, abs=0.002)
