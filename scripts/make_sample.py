@@ -12,7 +12,7 @@ from builder import DEFAULTS6, WEIGHTS17, Builder  # noqa: E402
 
 
 def build_sample(path: str, seed: int = 2024) -> None:
-    """Write a sample collection: three presets, five decks, about 13,000 reviews (8,700 scored)."""
+    """Write a sample collection: three presets, four decks, about 13,000 reviews (8,700 scored)."""
     if os.path.exists(path):
         os.remove(path)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
