@@ -1,15 +1,26 @@
-"""Make numpy importable inside Anki: an already importable one, else the copy bundled for this platform."""
+"""The add-on's own files: its manifest's version, and numpy - an importable one, else the copy bundled for
+this platform."""
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import os
 import platform
 import sys
 
 VENDOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vendor")
 SUPPORTED = "Windows x64, macOS (Apple silicon and Intel) and Linux (x86-64 and ARM64) with Anki's Python 3.13"
+
+
+def addon_version() -> str:
+    """Return the add-on's human_version from its manifest.json ("" if unreadable)."""
+    try:
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "manifest.json")) as f:
+            return str(json.load(f).get("human_version", ""))
+    except (OSError, ValueError):
+        return ""
 
 
 def platform_tag(

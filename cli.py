@@ -16,6 +16,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from .bundled import addon_version
 from .metrics.binning import BINNINGS
 from .metrics.collection import CollectionData
 from .metrics.errors import EvaluationError
@@ -142,12 +143,6 @@ def run_evaluate(args: argparse.Namespace) -> Evaluation:
     """Return the evaluation the `evaluate` subcommand asks for."""
     options = options_from(args, anki_version())
     return evaluate(read_scope(args), options)
-
-
-def addon_version() -> str:
-    """Return the add-on's human_version from manifest.json."""
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "manifest.json")) as f:
-        return str(json.load(f).get("human_version", ""))
 
 
 def run_export(args: argparse.Namespace) -> str:

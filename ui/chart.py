@@ -386,13 +386,17 @@ class ChartWidget(QWidget):
         image = QImage(int(size.width() * scale), int(size.height() * scale), QImage.Format.Format_ARGB32)
         image.setDevicePixelRatio(scale)
         image.fill(self.palette().color(QPalette.ColorRole.Base))
-        painter = QPainter(image)
+        self._render(image, size.width(), size.height())
+        return image
+
+    def _render(self, device: Any, width: float, height: float) -> None:
+        """Paint the current chart onto a paint device (image or SVG generator) of the given size."""
+        painter = QPainter(device)
         try:
             if self._painter_fn is not None:
-                self._painter_fn(painter, QRectF(0, 0, size.width(), size.height()), self.palette())
+                self._painter_fn(painter, QRectF(0, 0, width, height), self.palette())
         finally:
             painter.end()
-        return image
 
     def save(self, path: str) -> None:
         """Write the chart to a .png or .svg file (SVG through QtSvg, which the PyQt6 wheel ships)."""
@@ -404,11 +408,6 @@ class ChartWidget(QWidget):
             gen.setSize(self.size())
             gen.setViewBox(QRectF(0, 0, self.width(), self.height()))
             gen.setTitle("FSRS Calibration")
-            painter = QPainter(gen)
-            try:
-                if self._painter_fn is not None:
-                    self._painter_fn(painter, QRectF(0, 0, self.width(), self.height()), self.palette())
-            finally:
-                painter.end()
+            self._render(gen, self.width(), self.height())
         elif not self.to_image().save(path, "PNG"):
             raise OSError(f"could not write {path}")

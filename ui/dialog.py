@@ -138,19 +138,6 @@ def _options(choices: dict[str, str], anki_version: str) -> Any:
     return Options(**choices, short_term_floor_rating=short_term_floor_rating(anki_version))
 
 
-def _addon_version() -> str:
-    """Return the add-on's human_version (manifest.json next to the add-on's root)."""
-    import json
-    import os
-
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "manifest.json")
-    try:
-        with open(path) as f:
-            return str(json.load(f).get("human_version", ""))
-    except (OSError, ValueError):
-        return ""
-
-
 class CalibrationDialog(QDialog):
     """Non-modal dialog: pick a scope and options, evaluate in the background, read the results."""
 
@@ -406,6 +393,20 @@ class CalibrationDialog(QDialog):
         """Return True while an evaluation runs in the background."""
         return self._running
 
+    def _scope_data(self, col: Any, kind: str, value: str) -> Any:
+        """Return the scope's CollectionData, read again only when the scope or the collection changed.
+
+        Runs in the background op; only one scope is kept, as the revlog arrays can be large.
+        """
+        key = (f"{kind}:{value}", int(col.mod))
+        data = self._cache.get(key)
+        if data is None:
+            data = _read_scope(col, kind, value)
+            self._cache.clear()
+            self._cache[key] = data
+            self._reads += 1
+        return data
+
     def run(self) -> None:
         """Start an evaluation of the current scope and options in the background."""
         if self._running:
@@ -421,20 +422,13 @@ class CalibrationDialog(QDialog):
         choices, anki_version = self.choices(), self.anki_version
         self._cancel.clear()
         self._set_running(True)
-        cache = self._cache
 
         def op(col: Any) -> Any:
             # numpy and the engine are first imported here, off the main thread (about 0.1 s)
             from ..metrics.evaluate import evaluate
 
             options = _options(choices, anki_version)
-            key = (f"{kind}:{value}", int(col.mod))
-            data = cache.get(key)
-            if data is None:
-                data = _read_scope(col, kind, value)
-                cache.clear()  # keep one scope: the revlog arrays can be large
-                cache[key] = data
-                self._reads += 1
+            data = self._scope_data(col, kind, value)
             if self._cancel.is_set():
                 from ..metrics.errors import Cancelled
 
@@ -453,7 +447,6 @@ class CalibrationDialog(QDialog):
         self._cancel.clear()
         self._set_running(True)
         self.status.setText("Comparing models…")
-        cache = self._cache
         self.comparison = None
         status: dict[str, str] = {}
 
@@ -461,13 +454,7 @@ class CalibrationDialog(QDialog):
             from ..metrics.compare import compare
             from ..optimizer import anki_trainer
 
-            key = (f"{kind}:{value}", int(col.mod))
-            data = cache.get(key)
-            if data is None:
-                data = _read_scope(col, kind, value)
-                cache.clear()
-                cache[key] = data
-                self._reads += 1
+            data = self._scope_data(col, kind, value)
             return compare(data, _options(choices, anki_version), anki_trainer(col),
                            should_stop=self._cancel.is_set, progress=lambda t: status.update(text=t))  # fmt: skip
 
@@ -578,9 +565,10 @@ class CalibrationDialog(QDialog):
         self.status.setText("Writing the export…")
 
         def op(_col: Any) -> Any:
+            from ..bundled import addon_version
             from ..metrics.dataset import write_zip
 
-            write_zip(tables, path, {"addon_version": _addon_version(), "anki_version": anki_version})
+            write_zip(tables, path, {"addon_version": addon_version(), "anki_version": anki_version})
             return path
 
         def done(written: str) -> None:

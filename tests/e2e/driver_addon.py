@@ -94,13 +94,13 @@ def read_dialog(name: str) -> dict:
     return out
 
 
-def wait_for_results(then, deadline: float, name: str) -> None:
+def wait_until(ready, then, deadline: float, name: str) -> None:
+    """Poll every 100 ms until ready() holds, then call then(); give up at the deadline."""
+
     @guarded
     def poll() -> None:
-        dialog = find_dialog()
-        if dialog is not None and not dialog.running and (dialog.evaluation is not None or dialog.message):
+        if ready():
             log(f"{name} results")
-            result[name] = read_dialog(name)
             then()
         elif time.monotonic() > deadline:
             result["error"] = f"timed out waiting for {name}"
@@ -109,6 +109,20 @@ def wait_for_results(then, deadline: float, name: str) -> None:
             QTimer.singleShot(100, poll)
 
     poll()
+
+
+def settled() -> bool:
+    """Return True when the dialog is open and done (results or a message)."""
+    dialog = find_dialog()
+    return dialog is not None and not dialog.running and (dialog.evaluation is not None or dialog.message != "")
+
+
+def wait_for_results(then, deadline: float, name: str) -> None:
+    def read_then() -> None:
+        result[name] = read_dialog(name)
+        then()
+
+    wait_until(settled, read_then, deadline, name)
 
 
 @guarded
@@ -145,29 +159,21 @@ def compare_models() -> None:
     dialog.tabs.setCurrentIndex(dialog.tabs.count() - 1)
     dialog.run_compare()
     log("compare started")
-    deadline = time.monotonic() + 180
 
-    @guarded
-    def poll() -> None:
-        if not dialog.running and (dialog.comparison is not None or dialog.message):
-            cmp = dialog.comparison
-            result["compare"] = {
-                "models": list(cmp.models) if cmp else [],
-                "log_loss": {k: m.log_loss for k, m in cmp.models.items()} if cmp else {},
-                "message": dialog.message,
-            }
-            if SHOTS:
-                dialog.resize(1000, 820)
-                dialog.grab().save(os.path.join(SHOTS, "compare.png"))
-            log("compare results")
-            done()
-        elif time.monotonic() > deadline:
-            result["error"] = "timed out waiting for the comparison"
-            finish()
-        else:
-            QTimer.singleShot(100, poll)
+    def read_comparison() -> None:
+        cmp = dialog.comparison
+        result["compare"] = {
+            "models": list(cmp.models) if cmp else [],
+            "log_loss": {k: m.log_loss for k, m in cmp.models.items()} if cmp else {},
+            "message": dialog.message,
+        }
+        if SHOTS:
+            dialog.resize(1000, 820)
+            dialog.grab().save(os.path.join(SHOTS, "compare.png"))
+        done()
 
-    poll()
+    ready = lambda: not dialog.running and (dialog.comparison is not None or dialog.message != "")  # noqa: E731
+    wait_until(ready, read_comparison, time.monotonic() + 180, "compare")
 
 
 @guarded
