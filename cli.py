@@ -14,6 +14,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from .bundled import addon_version
@@ -118,7 +119,12 @@ def opened_copy(
 
     workdir = tempfile.mkdtemp(prefix="fsrs-calibration-")
     try:
-        col = open_collection(copy_collection(args.collection, workdir))
+        with ThreadPoolExecutor(max_workers=1) as pool:  # SQLite copies without the GIL, while anki imports
+            copying = pool.submit(copy_collection, args.collection, workdir)
+            import anki.collection  # noqa: F401
+
+            copy = copying.result()
+        col = open_collection(copy)
         try:
             if args.deck is not None:
                 search, label = deck_search(col, args.deck), f'deck "{args.deck}"'
@@ -177,7 +183,7 @@ def run_compare(args: argparse.Namespace) -> Any:
     options = options_from(args, anki_version())
     models = [m.strip() for m in (args.models or ",".join(MODELS)).split(",") if m.strip()]
     progress = (lambda text: print(text, file=sys.stderr)) if not args.json else None
-    with opened_copy(args, with_intervals=True) as (col, data):
+    with opened_copy(args, with_intervals="anki-interval" in models) as (col, data):
         return compare(data, options, anki_trainer(col), models, progress=progress)
 
 

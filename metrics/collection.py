@@ -104,13 +104,16 @@ def _revlog_rows(col: Any, with_durations: bool = False, with_intervals: bool = 
     filled = 0
     start = -(2**63)
     while True:
+        last = total - filled <= _CHUNK_ROWS  # the rest fits in one chunk: a plain scan, no subquery
         chunk = _int_columns(
             col,
-            "select {} from (select id, cid, ease, type, factor, time, ivl from revlog"
+            "select {} from revlog where id >= ?"
+            if last
+            else "select {} from (select id, cid, ease, type, factor, time, ivl from revlog"
             " where id >= ? order by id limit ?)",
             wanted,
             start,
-            _CHUNK_ROWS,
+            *(() if last else (_CHUNK_ROWS,)),
         )
         size = chunk[0].size
         if filled + size > total:  # rows added since the count (only possible on a live collection)
@@ -119,7 +122,7 @@ def _revlog_rows(col: Any, with_durations: bool = False, with_intervals: bool = 
         for column, values in zip(columns, chunk, strict=True):
             column[filled : filled + size] = values
         filled += size
-        if size < _CHUNK_ROWS:
+        if last or size < _CHUNK_ROWS:
             break
         start = int(chunk[0][-1]) + 1
     return [c[:filled] for c in columns]

@@ -10,48 +10,58 @@ from __future__ import annotations
 
 import numpy as np
 
-_WIDTH = 10  # bytes of the longest piece: a wrapped review (2 + 1 + 1 + 1 + 5) or an item header (1 + 5)
+_BLOCK = 1 << 18  # request bytes built per step
 
 
 def _varint(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Return (bytes (n, 10) uint8, length (n,)) of the protobuf varint of each non-negative value."""
+    """Return (bytes (n, width) uint8, length (n,)) of the protobuf varint of each non-negative value."""
     v = np.asarray(values, dtype=np.uint64)
+    width = max(1, (int(v.max(initial=0)).bit_length() + 6) // 7)
     length = np.ones(v.size, dtype=np.int64)
-    for k in range(1, 10):
+    for k in range(1, width):
         length += v >= np.uint64(1) << np.uint64(7 * k)
-    out = np.zeros((v.size, 10), dtype=np.uint8)
-    for k in range(10):
+    out = np.zeros((v.size, width), dtype=np.uint8)
+    for k in range(width):
         byte = ((v >> np.uint64(7 * k)) & np.uint64(0x7F)).astype(np.uint8)
         out[:, k] = np.where(k < length - 1, byte | 0x80, byte)
     return out, length
 
 
+def _put(out: np.ndarray, at: np.ndarray, varint: tuple[np.ndarray, np.ndarray]) -> None:
+    """Write each row's varint bytes into `out` starting at `at`."""
+    data, length = varint
+    for k in range(data.shape[1]):
+        rows = np.flatnonzero(length > k) if k else slice(None)
+        out[at[rows] + k] = data[rows, k]
+
+
 class ItemEncoder:
-    """Encodes items of one set of entries (grouped by card, `first` starts a card); pieces are built once."""
+    """Encodes items of one set of entries (grouped by card, `first` starts a card).
+
+    Every entry's review, wrapped as FsrsItem field 1, is serialized once into one byte string; an
+    item is then its header followed by the slice of that string from its card's first entry.
+    """
 
     def __init__(self, rating: np.ndarray, delta_t: np.ndarray, first: np.ndarray) -> None:
         n = rating.size
-        # each entry as a review wrapped in FsrsItem field 1: 0x0A, len, 0x08 rating[, 0x10 delta_t]
-        r_bytes, r_len = _varint(rating)
-        t_bytes, t_len = _varint(delta_t)
-        has_t = delta_t > 0
-        msg_len = 1 + r_len + np.where(has_t, 1 + t_len, 0)
-        piece = np.zeros((n, _WIDTH), dtype=np.uint8)
-        piece[:, 0] = 0x0A
-        piece[:, 1] = msg_len  # < 128: one byte
-        piece[:, 2] = 0x08
-        for k in range(int(r_len.max(initial=1))):
-            longer = r_len > k
-            piece[longer, 3 + k] = r_bytes[longer, k]
-        pos = 3 + r_len
+        # each entry: 0x0A, len, 0x08 rating[, 0x10 delta_t] (delta_t 0 is the field's default: omitted)
+        r_var = _varint(rating)
+        t_var = _varint(delta_t)
+        has_t = np.asarray(delta_t) > 0
+        msg_len = 1 + r_var[1] + np.where(has_t, 1 + t_var[1], 0)  # at most 1 + 10 + 1 + 10: one byte
+        piece_len = 2 + msg_len
+        self.cum = np.concatenate(([0], np.cumsum(piece_len)))
+        at = self.cum[:-1]
+        flat = np.empty(int(self.cum[-1]), dtype=np.uint8)
+        flat[at] = 0x0A
+        flat[at + 1] = msg_len
+        flat[at + 2] = 0x08
+        _put(flat, at + 3, r_var)
         with_t = np.flatnonzero(has_t)
-        piece[with_t, pos[with_t]] = 0x10
-        for k in range(int(t_len[with_t].max(initial=0))):
-            sel = with_t[t_len[with_t] > k]
-            piece[sel, pos[sel] + 1 + k] = t_bytes[sel, k]
-        self.piece = piece
-        self.piece_len = 2 + msg_len
-        self.cum = np.concatenate(([0], np.cumsum(self.piece_len)))
+        t_at = at[with_t] + 3 + r_var[1][with_t]
+        flat[t_at] = 0x10
+        _put(flat, t_at + 1, (t_var[0][with_t], t_var[1][with_t]))
+        self.flat = flat
         self.seg_start = np.maximum.accumulate(np.where(first, np.arange(n), 0))
 
     def encode(self, items: np.ndarray) -> tuple[bytes, np.ndarray]:
@@ -60,32 +70,40 @@ class ItemEncoder:
         Item k holds the entries from its card's first up to entries[items[k]].
         """
         items = np.asarray(items, dtype=np.int64)
-        starts = self.seg_start[items]
-        count = items - starts + 1
-        payload = self.cum[items + 1] - self.cum[starts]
-        h_bytes, h_len = _varint(payload)
-        if h_len.size and h_len.max() > _WIDTH - 1:
-            raise ValueError("an item longer than 34 GB")
-        header = np.zeros((items.size, _WIDTH), dtype=np.uint8)
-        header[:, 0] = 0x0A
-        header[:, 1:] = h_bytes[:, : _WIDTH - 1]
-        header_len = 1 + h_len
-        # rows: for each item its header, then the pieces of its card's entries up to the item
-        total_rows = int(count.sum()) + items.size
-        head_at = np.cumsum(count + 1) - (count + 1)
-        is_head = np.zeros(total_rows, dtype=bool)
-        is_head[head_at] = True
-        entry_rows = np.flatnonzero(~is_head)
-        within = np.arange(entry_rows.size) - np.repeat(np.cumsum(count) - count, count)
-        entry_of_row = np.repeat(starts, count) + within
-        grid = np.empty((total_rows, _WIDTH), dtype=np.uint8)
-        lengths = np.empty(total_rows, dtype=np.int64)
-        grid[head_at] = header
-        lengths[head_at] = header_len
-        grid[entry_rows] = self.piece[entry_of_row]
-        lengths[entry_rows] = self.piece_len[entry_of_row]
-        data = grid[np.arange(_WIDTH)[None, :] < lengths[:, None]].tobytes()
-        return data, np.cumsum(header_len + payload)
+        body_from = self.cum[self.seg_start[items]]
+        payload = self.cum[items + 1] - body_from
+        h_var = _varint(payload)
+        header_len = 1 + h_var[1]
+        ends = np.cumsum(header_len + payload)
+        total = int(ends[-1]) if items.size else 0
+        # The request is runs copied from one source, [flat | each item's header]: header, body, ...
+        width = 1 + h_var[0].shape[1]
+        headers = np.zeros((items.size, width), dtype=np.uint8)
+        headers[:, 0] = 0x0A
+        headers[:, 1:] = h_var[0]
+        source = np.concatenate((self.flat, headers.reshape(-1)))
+        run_from = np.empty(2 * items.size, dtype=np.int64)
+        run_len = np.empty(2 * items.size, dtype=np.int64)
+        run_from[0::2] = self.flat.size + width * np.arange(items.size)
+        run_len[0::2] = header_len
+        run_from[1::2] = body_from
+        run_len[1::2] = payload
+        run_to = np.cumsum(run_len) - run_len
+        # Source index of every output byte = running sum of steps: 1 within a run, a jump at its start.
+        jump = np.empty_like(run_from)
+        jump[1:] = run_from[1:] - (run_from[:-1] + run_len[:-1]) + 1
+        out = np.empty(total, dtype=np.uint8)
+        itype = np.int32 if source.size < 2**31 else np.int64
+        # in blocks of whole runs, so the index stays small (in cache, no page faults)
+        cuts = np.unique(np.append(np.searchsorted(run_to, np.arange(0, total, _BLOCK)), run_to.size))
+        for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
+            a, b = run_to[lo], run_to[hi - 1] + run_len[hi - 1]
+            index = np.ones(b - a, dtype=itype)
+            index[run_to[lo:hi] - a] = jump[lo:hi]
+            index[0] = run_from[lo]
+            np.cumsum(index, out=index)
+            out[a:b] = source[index]
+        return out.tobytes(), ends
 
 
 def encode_items(

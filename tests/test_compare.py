@@ -81,12 +81,16 @@ def test_universal_metric_coin_flip_from_the_seed():
     assert universal_metric_plus(a, b, y) == pytest.approx(math.sqrt(1 / 12), abs=0.01)
 
 
-def test_items_are_the_protobuf_anki_parses():
+@pytest.mark.parametrize("card_share", [0.15, 0.003])  # short histories; long ones (headers of 2-3 bytes)
+def test_items_are_the_protobuf_anki_parses(monkeypatch, card_share):
     from anki.scheduler_pb2 import ComputeFsrsParamsFromItemsRequest, FsrsItem, FsrsReview
 
+    from fsrs_calibration.metrics import items as items_module
+
+    monkeypatch.setattr(items_module, "_BLOCK", 97)  # many blocks, cut anywhere
     rng = np.random.default_rng(3)
     n = 3000
-    first = rng.random(n) < 0.15
+    first = rng.random(n) < card_share
     first[0] = True
     rating = rng.integers(1, 5, n)
     dt = np.where(first, 0, rng.integers(0, 400, n))
@@ -103,6 +107,34 @@ def test_items_are_the_protobuf_anki_parses():
     assert data == want
     prefix = ComputeFsrsParamsFromItemsRequest.FromString(data[: end[9]])
     assert len(prefix.items) == 10
+    # encoded part by part (as the comparison does), the parts join into the same request
+    encoder = items_module.ItemEncoder(rating, dt, first)
+    cuts = [0, 1, 7, items.size // 2, items.size]
+    assert b"".join(encoder.encode(items[a:b])[0] for a, b in zip(cuts[:-1], cuts[1:], strict=True)) == want
+    assert encoder.encode(items[:0])[0] == b""
+
+
+def test_a_part_replayed_alone_predicts_as_the_whole_replay():
+    """The out-of-sample folds replay only the histories a test part needs: the same numbers as a full replay."""
+    from fsrs_calibration.metrics.compare import histories_up_to
+    from fsrs_calibration.metrics.fsrs import replay
+    from fsrs_calibration.metrics.params import to_fsrs6
+
+    rng = np.random.default_rng(5)
+    n = 5000
+    first = rng.random(n) < 0.1
+    first[0] = True
+    rating = rng.integers(1, 5, n)
+    dt = np.where(first, 0, rng.integers(0, 60, n))
+    w = to_fsrs6([])[None, :]
+    every = replay(rating, dt, first, w, 2, np.zeros(int(first.sum()), dtype=np.int64)).retrievability
+    seg_start = np.maximum.accumulate(np.where(first, np.arange(n), 0))
+    part = rng.permutation(np.flatnonzero(~first))[:700]  # any entries, in any order
+    rows, at = histories_up_to(seg_start, part)
+    assert np.all(np.diff(rows) > 0) and np.array_equal(rows[at], part)
+    assert set(rows) == {k for e in part for k in range(seg_start[e], e + 1)}
+    alone = replay(rating[rows], dt[rows], first[rows], w, 2, np.zeros(int(first[rows].sum()), dtype=np.int64))
+    assert np.array_equal(alone.retrievability[at], every[part])
 
 
 @pytest.fixture(scope="module")

@@ -90,6 +90,21 @@ def test_mixed_collection_holds_every_case(open_col):
     assert any(c["ignoreRevlogsBeforeDate"] for c in open_col.decks.all_config())
 
 
+def test_revlog_read_in_chunks_equals_one_read(open_col, monkeypatch):
+    """Large revlogs are read in bounded id-range chunks; the arrays are those of one read."""
+    import numpy as np
+
+    from fsrs_calibration.metrics import collection
+
+    whole = read_collection(open_col, None, with_durations=True, with_intervals=True)
+    total = open_col.db.scalar("select count() from revlog")
+    for rows in (7, 1000, total - 1, total):
+        monkeypatch.setattr(collection, "_CHUNK_ROWS", rows)
+        chunked = read_collection(open_col, None, with_durations=True, with_intervals=True)
+        for name in ("id", "card", "ease", "type", "factor", "duration", "ivl"):
+            assert np.array_equal(getattr(chunked.revlog, name), getattr(whole.revlog, name)), (rows, name)
+
+
 def test_values_stored_as_real_or_text_are_read(tmp_path):
     """Some tools write REAL or text into integer columns; the reader still gets the integers."""
     from anki.collection import Collection
