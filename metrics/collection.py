@@ -96,7 +96,7 @@ _PACKED = (
 
 
 def _revlog_rows(col: Any, with_durations: bool = False, with_intervals: bool = False) -> list[np.ndarray]:
-    """Return [id, cid, packed(, time)(, ivl)] of the whole revlog, read once in id order in bounded chunks."""
+    """Return [id, cid, packed(, time)(, ivl)] of the whole revlog in id order, read once in bounded chunks."""
     total = int(col.db.scalar("select count() from revlog") or 0)
     wanted = [_int("id"), _int("cid"), _PACKED]
     wanted += ([_int("time")] if with_durations else []) + ([_int("ivl")] if with_intervals else [])
@@ -125,7 +125,11 @@ def _revlog_rows(col: Any, with_durations: bool = False, with_intervals: bool = 
         if last or size < _CHUNK_ROWS:
             break
         start = int(chunk[0][-1]) + 1
-    return [c[:filled] for c in columns]
+    columns = [c[:filled] for c in columns]
+    if filled > 1 and not np.all(columns[0][1:] > columns[0][:-1]):  # SQLite scans rowid order; make sure
+        by_id = np.argsort(columns[0], kind="stable")
+        columns = [c[by_id] for c in columns]
+    return columns
 
 
 def _date_ms(text: str) -> int:
@@ -196,7 +200,7 @@ def read_collection(
     np.minimum(pos, max(card_ids.size - 1, 0), out=pos)
     take = np.flatnonzero(card_ids[pos] == cid) if card_ids.size else np.zeros(0, dtype=np.int64)
     del cid
-    take = take[np.lexsort((rid[take], pos[take]))]  # by card, then time
+    take = take[np.argsort(pos[take], kind="stable")]  # by card, then time (the rows come in id order)
     packed = packed[take]
     revlog = Revlog(
         id=rid[take],
@@ -206,6 +210,7 @@ def read_collection(
         factor=(1 - (packed & 1)).astype(np.int8),  # only whether the row's factor is 0 matters
         duration=rest[0][take] if with_durations else None,
         ivl=rest[-1][take] if with_intervals else None,
+        time_rank=take,
     )
 
     deck_names: dict[int, str] = {}

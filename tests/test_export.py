@@ -29,6 +29,18 @@ def export(col, search=None, path=None):
     return tables
 
 
+@pytest.fixture(scope="module")
+def mixed_tables(mixed_collection):
+    """The export tables of the whole mixed collection."""
+    from anki.collection import Collection
+
+    col = Collection(mixed_collection["path"])
+    try:
+        return export(col)
+    finally:
+        col.close(downgrade=False)
+
+
 def same_rules_cards(col) -> list[int]:
     """Cards on which Anki's rules and the dataset builder's agree: no Reset, Set Due Date or
     Rescheduled row after the learning run starts, and no ignore-before date (Anki drops or cuts such
@@ -263,14 +275,8 @@ def test_bad_input_leaves_no_file(mixed_collection, tmp_path, capsys):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_full_disk_leaves_no_partial_zip(mixed_collection, tmp_path):
-    from anki.collection import Collection
-
-    col = Collection(mixed_collection["path"])
-    try:
-        tables = export(col)
-    finally:
-        col.close(downgrade=False)
+def test_full_disk_leaves_no_partial_zip(mixed_tables, tmp_path):
+    tables = mixed_tables
 
     class FullDisk(io.RawIOBase):
         def __init__(self, path):
@@ -293,6 +299,40 @@ def test_full_disk_leaves_no_partial_zip(mixed_collection, tmp_path):
     target = tmp_path / "out.zip"
     with pytest.raises(EvaluationError, match="No space left on device"):
         write_zip(tables, str(target), {}, opener=FullDisk)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_zip_of_csv_deflated_block_by_block_reads_back(mixed_tables, tmp_path, monkeypatch):
+    """CSV blocks deflated apart (in threads) join into one member that zipfile reads and CRC-checks."""
+    from fsrs_calibration.metrics import dataset
+    from fsrs_calibration.metrics.dataset import csv_bytes
+
+    tables = mixed_tables
+    monkeypatch.setattr(dataset, "_CSV_BLOCK_ROWS", 7)  # hundreds of blocks, the last one short
+    out = tmp_path / "x.zip"
+    write_zip(tables, str(out), {"addon_version": "test"})
+    z = zipfile.ZipFile(out)
+    assert z.testzip() is None
+    for name in ("revlogs", "cards", "decks"):
+        info = z.getinfo(f"{name}/user_id=0/data.csv")
+        assert info.compress_type == zipfile.ZIP_DEFLATED and info.compress_size < info.file_size
+        assert z.read(info) == csv_bytes(getattr(tables, name))
+    for info in z.infolist():
+        assert info.date_time == (1980, 1, 1, 0, 0, 0) and info.extra == b"" and info.comment == b""
+        assert info.external_attr >> 16 == 0o100644
+        if info.filename.endswith(".parquet"):
+            assert info.compress_type == zipfile.ZIP_STORED
+    assert json.loads(z.read("metadata.json"))["rows"]["revlogs"] == len(tables.revlogs["card_id"])
+    assert list(tmp_path.iterdir()) == [out]
+
+
+def test_export_too_large_for_a_plain_zip_leaves_no_file(mixed_tables, tmp_path, monkeypatch):
+    from fsrs_calibration.metrics import ziparchive
+
+    tables = mixed_tables
+    monkeypatch.setattr(ziparchive, "_LIMIT", 5000)  # stands in for 4 GiB
+    with pytest.raises(EvaluationError, match="zip64"):
+        write_zip(tables, str(tmp_path / "x.zip"), {})
     assert list(tmp_path.iterdir()) == []
 
 

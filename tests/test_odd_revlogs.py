@@ -105,6 +105,26 @@ def test_revlog_read_in_chunks_equals_one_read(open_col, monkeypatch):
             assert np.array_equal(getattr(chunked.revlog, name), getattr(whole.revlog, name)), (rows, name)
 
 
+def test_revlog_rows_out_of_id_order_are_sorted():
+    """SQL does not promise group_concat's order; rows that came out of id order are put back in it.
+    (SQLite scans revlog in rowid order, so a stand-in database returns them shuffled.)"""
+
+    from fsrs_calibration.metrics.collection import _revlog_rows
+
+    class ShuffledDb:
+        def scalar(self, sql):
+            return 4
+
+        def first(self, sql, *args):
+            return ["30,10,40,20", "3,1,4,2", "48,16,64,32"]
+
+    class Col:
+        db = ShuffledDb()
+
+    rid, cid, packed = _revlog_rows(Col())
+    assert rid.tolist() == [10, 20, 30, 40] and cid.tolist() == [1, 2, 3, 4] and packed.tolist() == [16, 32, 48, 64]
+
+
 def test_values_stored_as_real_or_text_are_read(tmp_path):
     """Some tools write REAL or text into integer columns; the reader still gets the integers."""
     from anki.collection import Collection
