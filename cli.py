@@ -305,6 +305,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, EvaluationError) as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (`... | head`): stop quietly, as other tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush does not fail again
+        return 1
 
 
 if __name__ == "__main__":

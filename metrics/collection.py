@@ -16,7 +16,7 @@ import numpy as np
 
 from .errors import EvaluationError
 from .params import preset_raw_params
-from .revlog import Revlog
+from .revlog import Revlog, stable_order
 
 DEFAULT_PRESET_ID = 1
 _CHUNK_ROWS = 1_000_000  # revlog rows per range query: bounds the size of one result string
@@ -200,7 +200,7 @@ def read_collection(
     np.minimum(pos, max(card_ids.size - 1, 0), out=pos)
     take = np.flatnonzero(card_ids[pos] == cid) if card_ids.size else np.zeros(0, dtype=np.int64)
     del cid
-    take = take[np.argsort(pos[take], kind="stable")]  # by card, then time (the rows come in id order)
+    take = take[stable_order(pos[take])]  # by card, then time (the rows come in id order)
     packed = packed[take]
     revlog = Revlog(
         id=rid[take],

@@ -28,7 +28,7 @@ from .evaluate import NO_REVIEWS, Options, card_ignore_before, evaluate
 from .fsrs import replay
 from .items import ItemEncoder
 from .params import to_fsrs6
-from .revlog import Reviews, build_reviews
+from .revlog import Reviews, build_reviews, time_order
 from .scores import auc, log_loss
 from .universal import matrices
 
@@ -99,8 +99,11 @@ def splits(n: int, n_splits: int = N_SPLITS) -> list[tuple[int, int]]:
 _NICE_STEP_RATIO = 1.25  # Linux's scheduler gives a thread about 1.25x the CPU of one a nice level lower
 
 
-def _train(trainer: Trainer, request: bytes, step_ratio: float, smaller: float) -> Sequence[float]:
-    """Return trainer(request), run at a CPU priority lowered by log(smaller) / log(step_ratio) nice levels.
+def _train(
+    trainer: Trainer, request: bytes, step_ratio: float, smaller: float, then: Callable[[list[float]], np.ndarray]
+) -> tuple[list[float], np.ndarray]:
+    """Return (params = trainer(request), then(params)), run at a CPU priority lowered by
+    log(smaller) / log(step_ratio) nice levels.
 
     With fewer cores than trainings, equal shares would finish the small trainings first and leave
     the largest one alone on one core at the end; shares in proportion to the training set's size
@@ -113,7 +116,8 @@ def _train(trainer: Trainer, request: bytes, step_ratio: float, smaller: float) 
             os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + steps)
         except OSError:
             pass
-    return trainer(request)
+    params = [float(x) for x in trainer(request)]
+    return params, then(params)
 
 
 def _predict(
@@ -186,7 +190,8 @@ def compare(
     no_drop = np.zeros(data.card_ids.size, dtype=bool)
     reviews = build_reviews(data.revlog, data.next_day_at, ignore, no_drop)
     sel = np.flatnonzero(reviews.scored)
-    sel = sel[np.argsort(reviews.revlog_id[sel])]  # revlog ids are unique
+    read_rows = reviews.row[sel] if reviews.row is not None else None
+    sel = sel[time_order(data.revlog, read_rows, reviews.revlog_id[sel])]  # scored reviews in time order
     n = sel.size
     parts = splits(n)
     if not parts:
@@ -204,11 +209,21 @@ def compare(
         encoder = ItemEncoder(reviews.rating, reviews.delta_t, reviews.first)
         request = b""
         done = 0
-        for a, _ in parts:
+
+        def predict_part(k: int, a: int, b: int) -> Callable[[list[float]], np.ndarray]:
+            def predict(params: list[float]) -> np.ndarray:  # in the training's thread, as soon as it ends
+                w = to_fsrs6(params, where=f"The optimizer's parameters for part {k + 1}")
+                rows, at = histories_up_to(encoder.seg_start, sel[a:b])  # only the histories this part needs
+                return _predict(reviews, rows, w, options.short_term_floor_rating, should_stop)[at]
+
+            return predict
+
+        for k, (a, b) in enumerate(parts):
             chunk, _ends = encoder.encode(sel[done:a])
             request += chunk
             done = a
-            trainings.append(pool.submit(_train, trainer, request, _NICE_STEP_RATIO, parts[-1][0] / a))
+            smaller = parts[-1][0] / a
+            trainings.append(pool.submit(_train, trainer, request, _NICE_STEP_RATIO, smaller, predict_part(k, a, b)))
 
     # Compare on the tested parts only: the same reviews for every model (prepared while training runs).
     start = parts[0][0]
@@ -257,11 +272,8 @@ def compare(
             out = np.full(n, np.nan)
             for k, ((a, b), future) in enumerate(zip(parts, trainings, strict=True)):
                 note(f"FSRS trained on the reviews before part {k + 1} of {len(parts)}")
-                params = [float(x) for x in future.result()]
+                params, out[a:b] = future.result()
                 fold_params.append(params)
-                w = to_fsrs6(params, where=f"The optimizer's parameters for part {k + 1}")
-                rows, at = histories_up_to(encoder.seg_start, sel[a:b])  # only the histories this part needs
-                out[a:b] = _predict(reviews, rows, w, options.short_term_floor_rating, should_stop)[at]
             preds["fsrs-out-of-sample"] = out
     finally:
         for future in trainings:

@@ -23,7 +23,7 @@ import numpy as np
 
 from .collection import CollectionData
 from .errors import EvaluationError
-from .revlog import FILTERED, LEARNING, Revlog
+from .revlog import FILTERED, LEARNING, time_order
 from .ziparchive import DEFLATED, TooLarge, ZipWriter, deflate_part
 
 REVLOG_COLUMNS = ("card_id", "day_offset", "rating", "state", "duration", "elapsed_days", "elapsed_seconds")
@@ -114,7 +114,7 @@ def build_tables(data: CollectionData, whole_collection: bool = False) -> Tables
 
     ids = _IdMapper()
     card_id = ids.factorize(data.card_ids[card], "card_id")
-    order = _time_order(rl, np.flatnonzero(keep)[rows], rid)
+    order = time_order(rl, np.flatnonzero(keep)[rows], rid)
     revlogs = {
         "card_id": card_id[order],
         "day_offset": day_offset[order],
@@ -146,16 +146,6 @@ def build_tables(data: CollectionData, whole_collection: bool = False) -> Tables
                                    "preset_id"),
     }  # fmt: skip
     return Tables(revlogs=revlogs, cards=cards, decks=decks)
-
-
-def _time_order(rl: Revlog, entries: np.ndarray, rid: np.ndarray) -> np.ndarray:
-    """Return the order that sorts `entries` of `rl` (ids `rid`) by time: from the read's id order, no sort."""
-    if rl.time_rank is None or entries.size == 0:
-        return np.argsort(rid)  # revlog ids are unique: any sort is stable enough
-    rank = rl.time_rank[entries]
-    slot = np.full(int(rank.max()) + 1, -1, dtype=np.int64)
-    slot[rank] = np.arange(entries.size)
-    return slot[slot >= 0]
 
 
 def _with_ancestors(decks: set[int], data: CollectionData) -> set[int]:

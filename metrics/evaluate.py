@@ -15,7 +15,7 @@ from .collection import DEFAULT_PRESET_ID, CollectionData, ignore_before_ms
 from .errors import Cancelled, EvaluationError
 from .fsrs import replay
 from .params import to_fsrs6
-from .revlog import Reviews, build_reviews, finish_reviews
+from .revlog import Reviews, build_reviews, finish_reviews, stable_order
 from .scores import auc, log_loss, recency_weights
 
 WEIGHTINGS = ("uniform", "recency")
@@ -335,7 +335,7 @@ def evaluate_tables(
     rl, cards = tables.revlogs, tables.cards
     if rl["card_id"].size == 0:
         raise EvaluationError(NO_REVIEWS)
-    order = np.argsort(rl["card_id"], kind="stable")  # rows are in time order: keep it within each card
+    order = stable_order(rl["card_id"])  # rows are in time order: keep it within each card
     card_id = rl["card_id"][order]
     card_ids, card = np.unique(card_id, return_inverse=True)
     card = card.reshape(-1).astype(np.int32)

@@ -58,6 +58,30 @@ def _segment_starts(keys: np.ndarray) -> np.ndarray:
     return starts
 
 
+def stable_order(keys: np.ndarray) -> np.ndarray:
+    """Return the stable sorting order of integer `keys` (radix passes of 16 bits when they are small)."""
+    keys = np.asarray(keys)
+    if keys.size == 0 or keys.min() < 0 or keys.max() >= 2**32:
+        return np.argsort(keys, kind="stable")
+    order = np.argsort((keys & 0xFFFF).astype(np.uint16), kind="stable")  # numpy radix-sorts 16-bit keys
+    if keys.max() < 2**16:
+        return order
+    return order[np.argsort((keys[order] >> 16).astype(np.uint16), kind="stable")]
+
+
+def time_order(rl: Revlog, entries: np.ndarray | None, rid: np.ndarray) -> np.ndarray:
+    """Return the order that sorts `entries` (rows) of `rl`, whose ids are `rid`, by time.
+
+    From the read's id order when `rl` has it (no sort); else, or without `entries`, by sorting `rid`.
+    """
+    if rl.time_rank is None or entries is None or entries.size == 0:
+        return np.argsort(rid)  # revlog ids are unique: any sort is stable enough
+    rank = rl.time_rank[entries]
+    slot = np.full(int(rank.max()) + 1, -1, dtype=np.int64)
+    slot[rank] = np.arange(entries.size)
+    return slot[slot >= 0]
+
+
 def days_elapsed(revlog_id: np.ndarray, next_day_at: int) -> np.ndarray:
     """Return whole days between each entry and the next day rollover, as Anki counts them."""
     # Rust: (next_day_at - id / 1000) / 86_400 with truncating division, then max(0).

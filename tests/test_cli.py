@@ -169,3 +169,13 @@ def test_locked_collection(error_collection):
     finally:
         col.close(downgrade=False)
     assert proc.returncode == 2 and "locked" in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_output_closed_early_gives_no_traceback(mixed_collection):
+    """`fsrs-calibration evaluate … | head -1`: the reader leaves; the command stops without a traceback."""
+    cmd = [sys.executable, "-m", "fsrs_calibration.cli", "evaluate", mixed_collection["path"], "--json"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # nobody reads: the first write fails with EPIPE
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=120) == 1 and "Traceback" not in err, err

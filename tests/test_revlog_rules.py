@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from fsrs_calibration.metrics.revlog import FILTERED, LEARNING, MANUAL, REVIEW, Revlog, build_reviews
 
@@ -118,3 +119,14 @@ def test_days_on_rollover_grid():
     )
     r = build_reviews(rl, NEXT_DAY_AT, np.array([0]), np.array([False]))
     assert r.delta_t.tolist() == [0, 1, 0]
+
+
+@pytest.mark.parametrize("high", [1, 2**16 - 1, 2**16, 2**20, 2**32 + 5])
+def test_stable_order_is_a_stable_sort(high):
+    from fsrs_calibration.metrics.revlog import stable_order
+
+    rng = np.random.default_rng(high % 1000)
+    keys = rng.integers(0, high, 5000)
+    assert np.array_equal(stable_order(keys), np.argsort(keys, kind="stable"))
+    assert stable_order(np.zeros(0, dtype=np.int64)).size == 0
+    assert np.array_equal(stable_order(keys - high // 2), np.argsort(keys - high // 2, kind="stable"))
