@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import json
 import math
 import os
@@ -311,5 +312,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def run() -> int:
+    """Run the command line as the `fsrs-calibration` program; return the exit status.
+
+    The process ends right after: the garbage collector is frozen first, which spares the
+    interpreter's final collections over everything Anki's modules created (about 60 ms).
+    """
+    status = main()
+    gc.freeze()
+    return status
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())
