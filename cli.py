@@ -154,27 +154,19 @@ def run_evaluate(args: argparse.Namespace) -> Evaluation:
 
 def run_export(args: argparse.Namespace) -> str:
     """Write the benchmark-format zip of the scope; return a one-paragraph summary."""
-    from .metrics.dataset import build_tables, write_zip
+    from .metrics.dataset import build_tables, prepare_parquet, write_zip
 
     if os.path.isdir(args.out):
         raise UsageError(f"{args.out}: is a folder; give the name of the zip file to write.")
     whole = args.deck is None and not (args.search or "").strip()
-    # pyarrow's import (for the optional parquet copy) overlaps the revlog query, which releases the GIL
-    preload = threading.Thread(target=_preload_pyarrow, daemon=True)
+    # pyarrow's first use (for the optional parquet copy) overlaps the revlog query, which releases the GIL
+    preload = threading.Thread(target=prepare_parquet, daemon=True)
     tables = build_tables(read_scope(args, with_durations=True, before_read=preload.start), whole_collection=whole)
     if tables.rows()["revlogs"] == 0:
         raise UsageError("No reviews to export in this scope (cards need a learning step).")
     write_zip(tables, args.out, {"addon_version": addon_version(), "anki_version": anki_version()})
     rows = tables.rows()
     return f"Wrote {args.out}: {rows['revlogs']:,} reviews of {rows['cards']:,} cards in {rows['decks']:,} decks."
-
-
-def _preload_pyarrow() -> None:
-    """Import pyarrow's parquet writer if it is installed (the export then also writes parquet)."""
-    try:
-        import pyarrow.parquet  # noqa: F401
-    except ImportError:
-        pass
 
 
 def run_compare(args: argparse.Namespace) -> Any:

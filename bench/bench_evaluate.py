@@ -4,7 +4,9 @@ Builds (once, cached under build/bench/) a collection with at least --reviews re
 alternates runs of two fresh processes on it:
   ours  `fsrs-calibration evaluate COLLECTION --json` (temporary copy, read, replay, log loss,
         RMSE (bins), AUC, calibration and per-deck numbers, JSON out)
-  export `fsrs-calibration export COLLECTION OUT.zip` (the benchmark-format export of the same reviews)
+  export `fsrs-calibration export COLLECTION OUT.zip` (the benchmark-format export of the same reviews:
+        CSV, and parquet too since pyarrow is installed here)
+  export_no_pyarrow  the same with pyarrow made unimportable: CSV only, as the export runs inside Anki
   anki  a Python process that opens the collection and calls evaluate_params_legacy — once over the
         whole collection with the default parameters (the least work Anki can do for these reviews),
         and, separately, once per preset with that preset's parameters (what Anki's Evaluate did).
@@ -76,10 +78,10 @@ def build(path: str, reviews: int, seed: int = 11) -> None:
     os.replace(tmp, path)
 
 
-def run_measured(args: list[str]) -> tuple[float, float, str]:
+def run_measured(args: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
     """Run a command; return (wall seconds, peak RSS MiB, stdout), RSS from the child's own rusage."""
     start = time.perf_counter()
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     out = proc.stdout.read()  # type: ignore[union-attr]
     err = proc.stderr.read()  # type: ignore[union-attr]
     _, status, usage = os.wait4(proc.pid, 0)
@@ -106,13 +108,20 @@ def main() -> None:
     export_cmd = [exe, "export", path, export_path]
     whole_cmd = [sys.executable, "-c", ANKI_SCRIPT, "whole", path]
     preset_cmd = [sys.executable, "-c", ANKI_SCRIPT, "presets", path]
-    times: dict[str, list[float]] = {"ours": [], "anki_whole": [], "anki_presets": [], "export": []}
+    blocker = os.path.join(ROOT, "build", "bench", "no-pyarrow")  # a `pyarrow` that fails to import
+    os.makedirs(os.path.join(blocker, "pyarrow"), exist_ok=True)
+    with open(os.path.join(blocker, "pyarrow", "__init__.py"), "w") as f:
+        f.write('raise ImportError("blocked by the benchmark")\n')
+    csv_only_env = dict(os.environ, PYTHONPATH=blocker)
+    names = ("ours", "anki_whole", "anki_presets", "export", "export_no_pyarrow")
+    times: dict[str, list[float]] = {k: [] for k in names}
     rss: dict[str, float] = {k: 0.0 for k in times}
     result = None
     for _ in range(args.repeat):
-        commands = (("ours", ours_cmd), ("anki_whole", whole_cmd), ("anki_presets", preset_cmd), ("export", export_cmd))
+        commands = (("ours", ours_cmd), ("anki_whole", whole_cmd), ("anki_presets", preset_cmd), ("export", export_cmd),
+                    ("export_no_pyarrow", export_cmd))  # fmt: skip
         for name, cmd in commands:
-            wall, peak, out = run_measured(cmd)
+            wall, peak, out = run_measured(cmd, csv_only_env if name == "export_no_pyarrow" else None)
             times[name].append(wall)
             rss[name] = max(rss[name], peak)
             if name == "ours":
@@ -129,6 +138,7 @@ def main() -> None:
         "ratio_ours_to_anki_whole": round(med["ours"] / med["anki_whole"], 3),
         "ratio_ours_to_anki_presets": round(med["ours"] / med["anki_presets"], 3),
         "ratio_export_to_evaluate": round(med["export"] / med["ours"], 3),
+        "ratio_export_no_pyarrow_to_evaluate": round(med["export_no_pyarrow"] / med["ours"], 3),
         "peak_rss_mib": {k: round(v, 1) for k, v in rss.items()},
         "runs": {k: [round(x, 3) for x in v] for k, v in times.items()},
     }

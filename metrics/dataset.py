@@ -285,19 +285,42 @@ def _deflated_csv(columns: dict[str, np.ndarray], pool: ThreadPoolExecutor) -> t
     return parts, crc, size
 
 
+_FEW_VALUES = {"rating", "state", "day_offset", "elapsed_days", "deck_id", "parent_id", "preset_id"}
+
+
 def _parquet_files(tables: Tables) -> dict[str, bytes]:
     """Return each table as parquet bytes, or nothing when pyarrow is not importable (as in Anki)."""
     try:
-        import pyarrow as pa  # optional: never required, never bundled
-        import pyarrow.parquet as pq
+        import pyarrow  # noqa: F401  (optional: never required, never bundled)
     except ImportError:
         return {}
-    out = {}
-    for name in TABLES:
-        sink = io.BytesIO()
-        pq.write_table(pa.table({k: pa.array(v, type=pa.int64()) for k, v in getattr(tables, name).items()}), sink)
-        out[name] = sink.getvalue()
-    return out
+    return {name: _parquet_bytes(getattr(tables, name)) for name in TABLES}
+
+
+def _parquet_bytes(columns: dict[str, np.ndarray]) -> bytes:
+    """Return int64 columns as a parquet file (needs pyarrow)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sink = io.BytesIO()
+    table = pa.table({k: pa.array(v, type=pa.int64()) for k, v in columns.items()})
+    few_values = [c for c in columns if c in _FEW_VALUES]  # dictionary-encoded; ids and times are not worth it
+    pq.write_table(table, sink, use_dictionary=few_values, compression="zstd")
+    return sink.getvalue()
+
+
+def prepare_parquet() -> bool:
+    """Import pyarrow and run its parquet writer once on a small table; return whether parquet is available.
+
+    Its first use costs more than the later ones (imports, allocator, encoders): the export calls this
+    while the revlog is read, when a core is free.
+    """
+    try:
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        return False
+    _parquet_bytes({c: np.arange(20_000, dtype=np.int64) % 97 for c in REVLOG_COLUMNS})
+    return True
 
 
 def read_tables(source: str, user: int | None = None) -> Tables:
