@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import importlib
 import json
 import math
 import os
@@ -16,16 +17,19 @@ import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .bundled import addon_version
-from .metrics.binning import BINNINGS
-from .metrics.collection import CollectionData
 from .metrics.errors import EvaluationError
-from .metrics.evaluate import WEIGHTINGS, Evaluation, Options, evaluate
-from .metrics.params import parse_params_text, short_term_floor_rating
-from .metrics.report import format_report
+from .metrics.options import BINNINGS, WEIGHTINGS, Options, parse_params_text, short_term_floor_rating
 from .optimizer import anki_trainer
+
+if TYPE_CHECKING:
+    from .metrics.collection import CollectionData
+    from .metrics.evaluate import Evaluation
+
+# The engine (numpy and the metrics) is imported while the collection opens (see opened_copy).
+ENGINE = ("metrics.collection", "metrics.evaluate", "metrics.report", "metrics.compare", "metrics.dataset")
 
 PROG = "fsrs-calibration"
 
@@ -120,12 +124,14 @@ def opened_copy(
 
     workdir = tempfile.mkdtemp(prefix="fsrs-calibration-")
     try:
-        with ThreadPoolExecutor(max_workers=1) as pool:  # SQLite copies without the GIL, while anki imports
-            copying = pool.submit(copy_collection, args.collection, workdir)
-            import anki.collection  # noqa: F401
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            copying = pool.submit(copy_collection, args.collection, workdir)  # SQLite copies without the GIL
+            import anki.collection  # noqa: F401  (while anki imports)
 
             copy = copying.result()
-        col = open_collection(copy)
+            engine = pool.submit(import_engine)  # numpy and the engine import while Anki opens the copy
+            col = open_collection(copy)
+            engine.result()
         try:
             if args.deck is not None:
                 search, label = deck_search(col, args.deck), f'deck "{args.deck}"'
@@ -140,6 +146,12 @@ def opened_copy(
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def import_engine() -> None:
+    """Import numpy and the engine's modules (they are only imported when a command needs them)."""
+    for name in ENGINE:
+        importlib.import_module(f"{__package__}.{name}")
+
+
 def read_scope(args: argparse.Namespace, with_durations: bool = False, before_read: Any = None) -> CollectionData:
     """Return the scope of --search/--deck read from a temporary copy of the collection."""
     with opened_copy(args, before_read, with_durations=with_durations) as (_col, data):
@@ -149,7 +161,10 @@ def read_scope(args: argparse.Namespace, with_durations: bool = False, before_re
 def run_evaluate(args: argparse.Namespace) -> Evaluation:
     """Return the evaluation the `evaluate` subcommand asks for."""
     options = options_from(args, anki_version())
-    return evaluate(read_scope(args), options)
+    data = read_scope(args)
+    from .metrics.evaluate import evaluate
+
+    return evaluate(data, options)
 
 
 def run_export(args: argparse.Namespace) -> str:
@@ -293,6 +308,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.json:
             print(json.dumps(_clean(ev.to_dict()), default=_json_default, indent=1))
         else:
+            from .metrics.report import format_report
+
             print(format_report(ev))
         return 0
     except (UsageError, EvaluationError) as err:

@@ -20,13 +20,14 @@ from typing import Any
 import numpy as np
 
 from .baselines import average_by_fold, interval_recall, moving_average, revlog_interval_days, sm2_intervals
-from .binning import BINNINGS, bin_keys, rmse_bins
+from .binning import bin_keys, rmse_bins
 from .calibration import Calibration, calibration_table
 from .collection import CollectionData
 from .errors import Cancelled, EvaluationError
-from .evaluate import NO_REVIEWS, Options, card_ignore_before, evaluate
+from .evaluate import NO_REVIEWS, card_ignore_before, evaluate
 from .fsrs import replay
 from .items import ItemEncoder
+from .options import BINNINGS, Options
 from .params import to_fsrs6
 from .revlog import Reviews, build_reviews, time_order
 from .scores import auc, log_loss

@@ -3,49 +3,26 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .binning import BINNINGS, FeatureBin, bin_keys, breakdown, rmse_bins
+from .binning import FeatureBin, bin_keys, breakdown, rmse_bins
 from .calibration import Calibration, calibration_table
 from .collection import DEFAULT_PRESET_ID, CollectionData, ignore_before_ms
 from .errors import Cancelled, EvaluationError
 from .fsrs import replay
+from .options import BINNINGS, DEFAULT_OPTIONS, Options
 from .params import to_fsrs6
 from .revlog import Reviews, build_reviews, finish_reviews, stable_order
 from .scores import auc, log_loss, recency_weights
 
-WEIGHTINGS = ("uniform", "recency")
-SAME_DAY = ("auto", "keep", "drop")
 NO_REVIEWS = (
     "No reviews to score in this scope: FSRS is scored on reviews of cards that have a "
     "learning step and at least one later review on another day."
 )
-
-
-@dataclass(frozen=True)
-class Options:
-    """What to evaluate with: parameters ("preset", "default" or numbers), weighting, binning, same-day mode."""
-
-    params: str | Sequence[float] = "preset"
-    weighting: str = "uniform"
-    binning: str = "benchmark"
-    same_day: str = "auto"  # auto: drop for 17-parameter (FSRS-4.5) sets, keep otherwise
-    short_term_floor_rating: int = 2  # 2 for Anki >= 26.08 (fsrs-rs 6), 3 before
-
-    def validate(self) -> None:
-        """Raise EvaluationError for an unknown option value."""
-        if self.weighting not in WEIGHTINGS:
-            raise EvaluationError(f"Unknown weighting {self.weighting!r}; use one of {', '.join(WEIGHTINGS)}.")
-        if self.binning not in BINNINGS:
-            raise EvaluationError(f"Unknown binning {self.binning!r}; use one of {', '.join(BINNINGS)}.")
-        if self.same_day not in SAME_DAY:
-            raise EvaluationError(f"Unknown same-day mode {self.same_day!r}; use one of {', '.join(SAME_DAY)}.")
-        if isinstance(self.params, str) and self.params not in ("preset", "default"):
-            raise EvaluationError(f"Unknown parameter choice {self.params!r}; use preset, default or a list.")
 
 
 @dataclass(frozen=True)
@@ -181,7 +158,7 @@ def _card_presets(data: CollectionData) -> np.ndarray:
 
 
 def evaluate(
-    data: CollectionData, options: Options = Options(), should_stop: Callable[[], bool] | None = None
+    data: CollectionData, options: Options = DEFAULT_OPTIONS, should_stop: Callable[[], bool] | None = None
 ) -> Evaluation:
     """Return the evaluation of FSRS on the scope read into `data`.
 
@@ -322,7 +299,7 @@ def _score_reviews(
 
 
 def evaluate_tables(
-    tables: Any, options: Options = Options(), should_stop: Callable[[], bool] | None = None
+    tables: Any, options: Options = DEFAULT_OPTIONS, should_stop: Callable[[], bool] | None = None
 ) -> Evaluation:
     """Return the evaluation of FSRS on benchmark-format tables (an export or anki-revlogs-10k).
 

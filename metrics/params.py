@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -78,25 +77,3 @@ def preset_raw_params(preset: Mapping[str, Any]) -> tuple[str, list[Any]]:
                 return key, [value]  # malformed; to_fsrs6 reports it
             return key, list(value)
     return "", []
-
-
-def parse_params_text(text: str) -> list[float]:
-    """Return the numbers of a comma/space separated parameter list, as typed by a user."""
-    parts = [p for p in text.replace(",", " ").split() if p]
-    try:
-        return [float(p) for p in parts]
-    except ValueError:
-        raise EvaluationError(f"--params: {text!r} is not a list of numbers.") from None
-
-
-def short_term_floor_rating(anki_version: str | None) -> int:
-    """Return the lowest same-day rating whose stability increase is floored at 1 for this Anki.
-
-    fsrs-rs >= 6.0 (Anki 26.08 and later) floors Hard, Good and Easy (G >= 2); older
-    versions and the published benchmark floor only Good and Easy (G >= 3). An unknown
-    version gets the current rule.
-    """
-    match = re.match(r"\s*(\d+)\.(\d+)", anki_version or "")  # "26.05b2", "25.09rc1", "2.1.66"
-    if match is None:
-        return 2
-    return 2 if (int(match[1]), int(match[2])) >= (26, 8) else 3

@@ -9,8 +9,9 @@ import pytest
 from sklearn.metrics import log_loss as sk_log_loss
 from sklearn.metrics import roc_auc_score
 
-from fsrs_calibration.metrics.binning import BINNINGS, bin_keys, bin_values, rmse_bins
+from fsrs_calibration.metrics.binning import bin_keys, bin_values, rmse_bins
 from fsrs_calibration.metrics.calibration import bin_index, calibration_table
+from fsrs_calibration.metrics.options import BINNINGS
 from fsrs_calibration.metrics.scores import auc, log_loss, recency_weights
 
 

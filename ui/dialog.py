@@ -132,8 +132,7 @@ def _read_scope(col: Any, kind: str, value: str, with_durations: bool = False) -
 
 def _options(choices: dict[str, str], anki_version: str) -> Any:
     """Return engine Options for the dialog's choices."""
-    from ..metrics.evaluate import Options
-    from ..metrics.params import short_term_floor_rating
+    from ..metrics.options import Options, short_term_floor_rating
 
     return Options(**choices, short_term_floor_rating=short_term_floor_rating(anki_version))
 
