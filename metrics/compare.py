@@ -107,8 +107,9 @@ def _train(
     log(smaller) / log(step_ratio) nice levels.
 
     With fewer cores than trainings, equal shares would finish the small trainings first and leave
-    the largest one alone on one core at the end; shares in proportion to the training set's size
-    make them finish together. Only Linux sets a thread's priority this way; elsewhere it runs as is.
+    the largest one alone on one core at the end; shares in proportion to the training's work (the
+    size of its request) make them finish together. Only Linux sets a thread's priority this way;
+    elsewhere it runs as is.
     """
     steps = round(math.log(smaller) / math.log(step_ratio)) if smaller > 1 else 0
     if steps and sys.platform.startswith("linux"):
@@ -219,11 +220,13 @@ def compare(
 
             return predict
 
+        # a training's work grows with its request's size: the reviews of every item's history
+        history = np.cumsum(encoder.cum[sel + 1] - encoder.cum[encoder.seg_start[sel]])
         for k, (a, b) in enumerate(parts):
             chunk, _ends = encoder.encode(sel[done:a])
             request += chunk
             done = a
-            smaller = parts[-1][0] / a
+            smaller = float(history[parts[-1][0] - 1] / history[a - 1])
             trainings.append(pool.submit(_train, trainer, request, _NICE_STEP_RATIO, smaller, predict_part(k, a, b)))
 
     # Compare on the tested parts only: the same reviews for every model (prepared while training runs).
