@@ -210,7 +210,7 @@ def read_collection(
         factor=(1 - (packed & 1)).astype(np.int8),  # only whether the row's factor is 0 matters
         duration=rest[0][take] if with_durations else None,
         ivl=rest[-1][take] if with_intervals else None,
-        time_rank=take,
+        time_rank=take.astype(np.int32) if rid.size < 2**31 else take,
     )
 
     deck_names: dict[int, str] = {}

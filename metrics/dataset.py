@@ -57,12 +57,17 @@ class _IdMapper:
         """Return the id of each value, giving new values the next ids in order of first appearance."""
         values = np.asarray(values, dtype=np.int64)
         known = self.keys.get(name, np.zeros(0, dtype=np.int64))
-        if known.size == 0 and values.size and np.all(values[1:] >= values[:-1]):  # sorted: runs, no search
+        sorted_known = known.size < 2 or bool(np.all(known[1:] > known[:-1]))
+        if values.size and sorted_known and np.all(values[1:] >= values[:-1]):  # both sorted: runs, no sort
             starts = np.empty(values.size, dtype=bool)
             starts[0] = True
             np.not_equal(values[1:], values[:-1], out=starts[1:])
-            self.keys[name] = values[starts]
-            return np.cumsum(starts) - 1
+            uniq = values[starts]
+            at = np.minimum(np.searchsorted(known, uniq), max(known.size - 1, 0))
+            found = known[at] == uniq if known.size else np.zeros(uniq.size, dtype=bool)
+            self.keys[name] = np.concatenate([known, uniq[~found]])  # new values in order of appearance
+            ids = np.where(found, at, known.size + np.cumsum(~found) - 1)
+            return ids[np.cumsum(starts) - 1]
         uniq, first = np.unique(values, return_index=True)
         new = ~np.isin(uniq, known, kind="sort")  # ids span ~10^12: never a lookup table
         keys = np.concatenate([known, uniq[new][np.argsort(first[new], kind="stable")]])

@@ -218,10 +218,10 @@ def evaluate(
     ignore = card_ignore_before(data, card_preset)
     drop = np.array(drop_of_set, dtype=bool)[set_of_card] if n_cards else np.zeros(0, dtype=bool)
     check()
-    reviews = build_reviews(data.revlog, data.next_day_at, ignore, drop)
     return _score_reviews(
-        reviews, np.stack(sets), set_of_card, options, data.card_ids, data.home_deck, data.deck_names,
-        sources, notes, should_stop,
+        build_reviews(data.revlog, data.next_day_at, ignore, drop),  # held only there: freed after the replay
+        np.stack(sets), set_of_card, options, data.card_ids, data.home_deck, data.deck_names, sources, notes,
+        should_stop,
     )  # fmt: skip
 
 
@@ -272,7 +272,7 @@ def _score_reviews(
     overall = score(p, y, w, keys, card)
     deck_scores = []
     deck_ids, deck_group = np.unique(deck, return_inverse=True)
-    order = np.argsort(deck_group, kind="stable")
+    order = stable_order(deck_group.reshape(-1))
     bounds = np.concatenate(([0], np.cumsum(np.bincount(deck_group))))
     for j, did in enumerate(deck_ids.tolist()):
         check()

@@ -22,7 +22,7 @@ class Revlog:
     factor: np.ndarray  # only whether it is 0 matters (cram and Reset rows)
     duration: np.ndarray | None = None  # int64 ms (revlog.time), read only for the export
     ivl: np.ndarray | None = None  # int64 revlog.ivl (days > 0, seconds < 0), read only for comparisons
-    time_rank: np.ndarray | None = None  # int64 position of each entry among all rows read, in id order
+    time_rank: np.ndarray | None = None  # int32 position of each entry among all rows read, in id order
 
     def __len__(self) -> int:
         return int(self.id.size)

@@ -358,3 +358,16 @@ def test_dataset_errors(tmp_path):
         read_tables(str(tmp_path / "bad.zip"))
     with pytest.raises(EvaluationError, match="no revlogs table"):
         read_tables(str(tmp_path))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.integers(0, 40) | st.integers(10**11, 10**11 + 5)), st.booleans()), max_size=4))
+def test_renumbering_is_first_appearance_order(calls):
+    """Ids as the builder gives them (in order of first appearance, shared across calls), whatever the input's order."""
+    from fsrs_calibration.metrics.dataset import _IdMapper
+
+    mapper, seen = _IdMapper(), {}
+    for values, presorted in calls:
+        values = sorted(values) if presorted else values
+        got = mapper.factorize(np.array(values, dtype=np.int64), "card_id").tolist()
+        assert got == [seen.setdefault(v, len(seen)) for v in values]
