@@ -207,10 +207,10 @@ def compare(
     trainings = []
     if "fsrs-out-of-sample" in models and trainer is not None:
         note("Training FSRS on the reviews before each test part")
-        # encode the items part by part, so the first trainings start while the rest is encoded
+        # The items in time order: each part's training set is a prefix of the largest one's request.
         encoder = ItemEncoder(reviews.rating, reviews.delta_t, reviews.first)
-        request = b""
-        done = 0
+        largest, ends = encoder.encode(sel[: parts[-1][0]])
+        requests = [largest[: ends[a - 1]] for a, _ in parts[:-1]] + [largest]
 
         def predict_part(k: int, a: int, b: int) -> Callable[[list[float]], np.ndarray]:
             def predict(params: list[float]) -> np.ndarray:  # in the training's thread, as soon as it ends
@@ -220,14 +220,12 @@ def compare(
 
             return predict
 
-        # a training's work grows with its request's size: the reviews of every item's history
-        history = np.cumsum(encoder.cum[sel + 1] - encoder.cum[encoder.seg_start[sel]])
-        for k, (a, b) in enumerate(parts):
-            chunk, _ends = encoder.encode(sel[done:a])
-            request += chunk
-            done = a
-            smaller = float(history[parts[-1][0] - 1] / history[a - 1])
-            trainings.append(pool.submit(_train, trainer, request, _NICE_STEP_RATIO, smaller, predict_part(k, a, b)))
+        futures = {}
+        for k in reversed(range(len(parts))):  # the largest (the longest to train) first
+            smaller = len(largest) / len(requests[k])  # a training's work grows with its request's size
+            predict = predict_part(k, *parts[k])
+            futures[k] = pool.submit(_train, trainer, requests[k], _NICE_STEP_RATIO, smaller, predict)
+        trainings = [futures[k] for k in range(len(parts))]
 
     # Compare on the tested parts only: the same reviews for every model (prepared while training runs).
     start = parts[0][0]
