@@ -33,7 +33,7 @@ col.close(downgrade=False)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--reviews", type=int, default=500_000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=9)
     args = parser.parse_args()
     path = os.path.join(ROOT, "build", "bench", f"collection-{args.reviews}.anki2")
     if not os.path.exists(path):
