@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .bundled import addon_version
 from .metrics.errors import EvaluationError
-from .metrics.options import BINNINGS, WEIGHTINGS, Options, parse_params_text, short_term_floor_rating
+from .metrics.options import BINNINGS, MODELS, WEIGHTINGS, Options, parse_params_text, short_term_floor_rating
 from .optimizer import anki_trainer
 
 if TYPE_CHECKING:
@@ -120,8 +120,6 @@ def opened_copy(
 
     `before_read` runs just before the revlog is read (a query that releases the GIL for a while).
     """
-    from .metrics.collection import deck_search, read_collection
-
     workdir = tempfile.mkdtemp(prefix="fsrs-calibration-")
     try:
         with ThreadPoolExecutor(max_workers=1) as pool:
@@ -131,8 +129,10 @@ def opened_copy(
             copy = copying.result()
             engine = pool.submit(import_engine)  # numpy and the engine import while Anki opens the copy
             col = open_collection(copy)
-            engine.result()
         try:
+            engine.result()
+            from .metrics.collection import deck_search, read_collection
+
             if args.deck is not None:
                 search, label = deck_search(col, args.deck), f'deck "{args.deck}"'
             else:
@@ -169,14 +169,14 @@ def run_evaluate(args: argparse.Namespace) -> Evaluation:
 
 def run_export(args: argparse.Namespace) -> str:
     """Write the benchmark-format zip of the scope; return a one-paragraph summary."""
-    from .metrics.dataset import build_tables, prepare_parquet, write_zip
-
     if os.path.isdir(args.out):
         raise UsageError(f"{args.out}: is a folder; give the name of the zip file to write.")
     whole = args.deck is None and not (args.search or "").strip()
     # pyarrow's first use (for the optional parquet copy) overlaps the revlog query, which releases the GIL
-    preload = threading.Thread(target=prepare_parquet, daemon=True)
-    tables = build_tables(read_scope(args, with_durations=True, before_read=preload.start), whole_collection=whole)
+    data = read_scope(args, with_durations=True, before_read=_start_preparing_parquet)
+    from .metrics.dataset import build_tables, write_zip
+
+    tables = build_tables(data, whole_collection=whole)
     if tables.rows()["revlogs"] == 0:
         raise UsageError("No reviews to export in this scope (cards need a learning step).")
     write_zip(tables, args.out, {"addon_version": addon_version(), "anki_version": anki_version()})
@@ -184,15 +184,22 @@ def run_export(args: argparse.Namespace) -> str:
     return f"Wrote {args.out}: {rows['revlogs']:,} reviews of {rows['cards']:,} cards in {rows['decks']:,} decks."
 
 
+def _start_preparing_parquet() -> None:
+    """Start importing and warming up pyarrow's parquet writer in a background thread."""
+    from .metrics.dataset import prepare_parquet
+
+    threading.Thread(target=prepare_parquet, daemon=True).start()
+
+
 def run_compare(args: argparse.Namespace) -> Any:
     """Return the comparison the `compare` subcommand asks for (Anki's optimizer for out-of-sample FSRS)."""
-    from .metrics.compare import MODELS, compare
-
     options = options_from(args, anki_version())
     models = [m.strip() for m in (args.models or ",".join(MODELS)).split(",") if m.strip()]
     progress = (lambda text: print(text, file=sys.stderr)) if not args.json else None
     with opened_copy(args, with_intervals="anki-interval" in models) as (col, data):
-        return compare(data, options, anki_trainer(col), models, progress=progress)
+        from .metrics.compare import compare
+
+        return compare(data, options, anki_trainer(col), models, progress=progress, share_cpu_by_size=True)
 
 
 def format_comparison(cmp: Any) -> str:

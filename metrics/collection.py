@@ -124,7 +124,7 @@ def _revlog_rows(col: Any, with_durations: bool = False, with_intervals: bool = 
         filled += size
         if last or size < _CHUNK_ROWS:
             break
-        start = int(chunk[0][-1]) + 1
+        start = int(chunk[0].max()) + 1  # the next chunk starts after every id read so far
     columns = [c[:filled] for c in columns]
     if filled > 1 and not np.all(columns[0][1:] > columns[0][:-1]):  # SQLite scans rowid order; make sure
         by_id = np.argsort(columns[0], kind="stable")

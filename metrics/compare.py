@@ -27,13 +27,12 @@ from .errors import Cancelled, EvaluationError
 from .evaluate import NO_REVIEWS, card_ignore_before, evaluate
 from .fsrs import replay
 from .items import ItemEncoder
-from .options import BINNINGS, Options
+from .options import BINNINGS, MODELS, Options
 from .params import to_fsrs6
 from .revlog import Reviews, build_reviews, time_order
 from .scores import auc, log_loss
 from .universal import matrices
 
-MODELS = ("fsrs-preset", "fsrs-default", "fsrs-out-of-sample", "sm2", "anki-interval", "avg", "moving-avg")
 N_SPLITS = 5
 Trainer = Callable[[bytes], Sequence[float]]  # ComputeFsrsParamsFromItemsRequest bytes -> 21 parameters
 
@@ -104,22 +103,32 @@ def _train(
     trainer: Trainer, request: bytes, step_ratio: float, smaller: float, then: Callable[[list[float]], np.ndarray]
 ) -> tuple[list[float], np.ndarray]:
     """Return (params = trainer(request), then(params)), run at a CPU priority lowered by
-    log(smaller) / log(step_ratio) nice levels.
+    log(smaller) / log(step_ratio) nice levels (restored afterwards where the system lets a thread
+    raise its priority again).
 
     With fewer cores than trainings, equal shares would finish the small trainings first and leave
     the largest one alone on one core at the end; shares in proportion to the training's work (the
     size of its request) make them finish together. Only Linux sets a thread's priority this way;
-    elsewhere it runs as is.
+    elsewhere (and with smaller <= 1) it runs as is. Threads started meanwhile inherit the lowered
+    priority, so callers inside a long-lived process (Anki) leave it off.
     """
     steps = round(math.log(smaller) / math.log(step_ratio)) if smaller > 1 else 0
+    tid, before = threading.get_native_id(), None
     if steps and sys.platform.startswith("linux"):
         try:
-            tid = threading.get_native_id()
-            os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + steps)
+            before = os.getpriority(os.PRIO_PROCESS, tid)
+            os.setpriority(os.PRIO_PROCESS, tid, before + steps)
         except OSError:
-            pass
-    params = [float(x) for x in trainer(request)]
-    return params, then(params)
+            before = None
+    try:
+        params = [float(x) for x in trainer(request)]
+        return params, then(params)
+    finally:
+        if before is not None:
+            try:
+                os.setpriority(os.PRIO_PROCESS, tid, before)  # back up: allowed only with CAP_SYS_NICE
+            except OSError:
+                pass
 
 
 def _predict(
@@ -172,8 +181,13 @@ def compare(
     models: Sequence[str] = MODELS,
     should_stop: Callable[[], bool] | None = None,
     progress: Callable[[str], None] | None = None,
+    share_cpu_by_size: bool = False,
 ) -> Comparison:
-    """Return the models' scores on the same reviews of `data` (read with_intervals for anki-interval)."""
+    """Return the models' scores on the same reviews of `data` (read with_intervals for anki-interval).
+
+    `share_cpu_by_size` lowers the CPU priority of the smaller out-of-sample trainings (Linux), so
+    that on few cores they end with the largest; for a process that ends afterwards (the CLI).
+    """
     options = options or Options()
     unknown = [m for m in models if m not in MODELS]
     if unknown:
@@ -222,7 +236,7 @@ def compare(
 
         futures = {}
         for k in reversed(range(len(parts))):  # the largest (the longest to train) first
-            smaller = len(largest) / len(requests[k])  # a training's work grows with its request's size
+            smaller = len(largest) / len(requests[k]) if share_cpu_by_size else 1.0  # work grows with the size
             predict = predict_part(k, *parts[k])
             futures[k] = pool.submit(_train, trainer, requests[k], _NICE_STEP_RATIO, smaller, predict)
         trainings = [futures[k] for k in range(len(parts))]

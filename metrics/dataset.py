@@ -297,7 +297,7 @@ def _parquet_files(tables: Tables) -> dict[str, bytes]:
     """Return each table as parquet bytes, or nothing when pyarrow is not importable (as in Anki)."""
     try:
         import pyarrow  # noqa: F401  (optional: never required, never bundled)
-    except ImportError:
+    except Exception:  # not installed, or an install that fails to import: CSV only
         return {}
     return {name: _parquet_bytes(getattr(tables, name)) for name in TABLES}
 
@@ -322,9 +322,10 @@ def prepare_parquet() -> bool:
     """
     try:
         import pyarrow.parquet  # noqa: F401
-    except ImportError:
+
+        _parquet_bytes({c: np.arange(20_000, dtype=np.int64) % 97 for c in REVLOG_COLUMNS})
+    except Exception:  # a warm-up only: the export itself reports or skips what fails here
         return False
-    _parquet_bytes({c: np.arange(20_000, dtype=np.int64) % 97 for c in REVLOG_COLUMNS})
     return True
 
 

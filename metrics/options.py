@@ -13,6 +13,7 @@ from .errors import EvaluationError
 
 WEIGHTINGS = ("uniform", "recency")
 SAME_DAY = ("auto", "keep", "drop")
+MODELS = ("fsrs-preset", "fsrs-default", "fsrs-out-of-sample", "sm2", "anki-interval", "avg", "moving-avg")
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,10 @@ class ZipWriter:
         self.offset = 0
 
     def _write(self, data: bytes) -> None:
-        self.file.write(data)
+        view = memoryview(data)
+        while view:  # a raw file may take fewer bytes than given
+            written = self.file.write(view)
+            view = view[len(view) if written is None else written :]
         self.offset += len(data)
 
     def add(self, name: str, parts: Sequence[bytes], crc: int, size: int, method: int) -> None:

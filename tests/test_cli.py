@@ -179,3 +179,32 @@ def test_output_closed_early_gives_no_traceback(mixed_collection):
     err = proc.stderr.read().decode()
     proc.stderr.close()
     assert proc.wait(timeout=120) == 1 and "Traceback" not in err, err
+
+
+def test_a_failing_engine_import_still_closes_the_copy(mixed_collection, monkeypatch):
+    """numpy or the engine failing to import (a broken install) leaves no open collection or copy."""
+    import argparse
+    import tempfile
+
+    from fsrs_calibration import cli
+
+    opened = []
+    real_open = cli.open_collection
+
+    def open_collection(path):
+        opened.append(real_open(path))
+        return opened[-1]
+
+    def import_engine():
+        raise ImportError("numpy is broken")
+
+    monkeypatch.setattr(cli, "open_collection", open_collection)
+    monkeypatch.setattr(cli, "import_engine", import_engine)
+    workdirs = []
+    real_mkdtemp = tempfile.mkdtemp
+    monkeypatch.setattr(tempfile, "mkdtemp", lambda **kw: workdirs.append(real_mkdtemp(**kw)) or workdirs[-1])
+    args = argparse.Namespace(collection=mixed_collection["path"], deck=None, search=None)
+    with pytest.raises(ImportError, match="numpy is broken"), cli.opened_copy(args):
+        pass
+    assert len(opened) == 1 and opened[0].db is None  # closed
+    assert workdirs and not os.path.exists(workdirs[0])

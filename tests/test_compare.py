@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -172,3 +173,32 @@ def test_out_of_sample_fsrs_agrees_with_ankis_evaluate_params(larger_col, search
         assert m.reviews == cmp.reviews_compared
         assert m.log_loss_ci[0] <= m.log_loss <= m.log_loss_ci[1]
     assert cmp.um["avg"]["avg"] is None and cmp.um_plus["sm2"]["avg"] is not None
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="thread priorities are set on Linux only")
+@pytest.mark.parametrize("share", [False, True])
+def test_cpu_shares_only_when_asked(larger_col, share):
+    """The CLI lowers the priority of the smaller trainings (they end with the largest); by default,
+    as in Anki's window, no thread's priority is touched."""
+    import os
+    import threading
+
+    from fsrs_calibration.metrics.collection import read_collection
+    from fsrs_calibration.metrics.compare import compare
+    from fsrs_calibration.optimizer import anki_trainer
+
+    train = anki_trainer(larger_col)
+    base = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    seen = []
+
+    def trainer(request):
+        seen.append((len(request), os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) - base))
+        return train(request)
+
+    compare(read_collection(larger_col, "deck:Six"), None, trainer, ["fsrs-out-of-sample"], share_cpu_by_size=share)
+    steps = [s for _, s in sorted(seen)]  # by request size
+    assert len(steps) == 5
+    if share:
+        assert steps[-1] == 0 and steps[0] > 0 and steps == sorted(steps, reverse=True)
+    else:
+        assert steps == [0] * 5

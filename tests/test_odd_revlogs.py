@@ -105,24 +105,33 @@ def test_revlog_read_in_chunks_equals_one_read(open_col, monkeypatch):
             assert np.array_equal(getattr(chunked.revlog, name), getattr(whole.revlog, name)), (rows, name)
 
 
-def test_revlog_rows_out_of_id_order_are_sorted():
-    """SQL does not promise group_concat's order; rows that came out of id order are put back in it.
-    (SQLite scans revlog in rowid order, so a stand-in database returns them shuffled.)"""
+@pytest.mark.parametrize("chunk_rows", [3, 1000])
+def test_revlog_rows_out_of_id_order_are_sorted(monkeypatch, chunk_rows):
+    """SQL does not promise group_concat's order; rows that come out of id order, in one chunk or in
+    several, are all read once and put back in id order. (SQLite scans revlog in rowid order, so a
+    stand-in database answers the reader's queries with each chunk's rows shuffled.)"""
+    import random
 
-    from fsrs_calibration.metrics.collection import _revlog_rows
+    from fsrs_calibration.metrics import collection
+
+    ids = list(range(10, 200, 10))  # 19 rows: several chunks of 3, the last one short
 
     class ShuffledDb:
         def scalar(self, sql):
-            return 4
+            return len(ids)
 
-        def first(self, sql, *args):
-            return ["30,10,40,20", "3,1,4,2", "48,16,64,32"]
+        def first(self, sql, start, *limit):
+            rows = [i for i in ids if i >= start][: limit[0] if limit else None]
+            random.Random(start).shuffle(rows)
+            return [",".join(str(i) for i in rows), ",".join(str(i // 10) for i in rows),
+                    ",".join(str(i * 2) for i in rows)]  # fmt: skip
 
     class Col:
         db = ShuffledDb()
 
-    rid, cid, packed = _revlog_rows(Col())
-    assert rid.tolist() == [10, 20, 30, 40] and cid.tolist() == [1, 2, 3, 4] and packed.tolist() == [16, 32, 48, 64]
+    monkeypatch.setattr(collection, "_CHUNK_ROWS", chunk_rows)
+    rid, cid, packed = collection._revlog_rows(Col())
+    assert rid.tolist() == ids and cid.tolist() == [i // 10 for i in ids] and packed.tolist() == [i * 2 for i in ids]
 
 
 def test_values_stored_as_real_or_text_are_read(tmp_path):
