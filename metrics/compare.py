@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -26,7 +26,7 @@ from .collection import CollectionData
 from .errors import Cancelled, EvaluationError
 from .evaluate import NO_REVIEWS, card_ignore_before, evaluate
 from .fsrs import replay
-from .items import ItemEncoder
+from .items import ItemEncoder, encode_in_parts
 from .options import BINNINGS, MODELS, Options
 from .params import to_fsrs6
 from .revlog import Reviews, build_reviews, time_order
@@ -96,12 +96,13 @@ def splits(n: int, n_splits: int = N_SPLITS) -> list[tuple[int, int]]:
     return [((i + 1) * seg, n if i == n_splits - 1 else (i + 2) * seg) for i in range(n_splits)]
 
 
+_T = TypeVar("_T")
 _NICE_STEP_RATIO = 1.25  # Linux's scheduler gives a thread about 1.25x the CPU of one a nice level lower
 
 
 def _train(
-    trainer: Trainer, request: bytes, step_ratio: float, smaller: float, then: Callable[[list[float]], np.ndarray]
-) -> tuple[list[float], np.ndarray]:
+    trainer: Trainer, request: bytes, step_ratio: float, smaller: float, then: Callable[[list[float]], _T]
+) -> tuple[list[float], _T]:
     """Return (params = trainer(request), then(params)), run at a CPU priority lowered by
     log(smaller) / log(step_ratio) nice levels (restored afterwards where the system lets a thread
     raise its priority again).
@@ -214,6 +215,7 @@ def compare(
         raise EvaluationError(f"{NO_REVIEWS} (Comparisons need at least 6 scored reviews.)")
     y = (reviews.rating[sel] > 1).astype(np.float64)
     preds: dict[str, np.ndarray] = {}
+    sorted_by: dict[str, np.ndarray] = {}  # a model's ordering of the compared reviews by prediction, if known
 
     # Out-of-sample FSRS: the five trainings run in threads (Anki's optimizer releases the GIL) while
     # the other models are computed here.
@@ -223,22 +225,23 @@ def compare(
         note("Training FSRS on the reviews before each test part")
         # The items in time order: each part's training set is a prefix of the largest one's request.
         encoder = ItemEncoder(reviews.rating, reviews.delta_t, reviews.first)
-        largest, ends = encoder.encode(sel[: parts[-1][0]])
-        requests = [largest[: ends[a - 1]] for a, _ in parts[:-1]] + [largest]
+        largest, ends = encode_in_parts(encoder, sel[: parts[-1][0]], pool)
 
-        def predict_part(k: int, a: int, b: int) -> Callable[[list[float]], np.ndarray]:
-            def predict(params: list[float]) -> np.ndarray:  # in the training's thread, as soon as it ends
+        def predict_part(k: int, a: int, b: int) -> Callable[[list[float]], tuple[np.ndarray, np.ndarray]]:
+            def predict(params: list[float]) -> tuple[np.ndarray, np.ndarray]:  # in the training's thread
                 w = to_fsrs6(params, where=f"The optimizer's parameters for part {k + 1}")
                 rows, at = histories_up_to(encoder.seg_start, sel[a:b])  # only the histories this part needs
-                return _predict(reviews, rows, w, options.short_term_floor_rating, should_stop)[at]
+                part = _predict(reviews, rows, w, options.short_term_floor_rating, should_stop)[at]
+                return part, np.argsort(part)  # sorted here, the AUC only merges the parts' orders
 
             return predict
 
         futures = {}
         for k in reversed(range(len(parts))):  # the largest (the longest to train) first
-            smaller = len(largest) / len(requests[k]) if share_cpu_by_size else 1.0  # work grows with the size
+            request = largest if k == len(parts) - 1 else largest[: ends[parts[k][0] - 1]]
+            smaller = len(largest) / len(request) if share_cpu_by_size else 1.0  # the work grows with the size
             predict = predict_part(k, *parts[k])
-            futures[k] = pool.submit(_train, trainer, requests[k], _NICE_STEP_RATIO, smaller, predict)
+            futures[k] = pool.submit(_train, trainer, request, _NICE_STEP_RATIO, smaller, predict)
         trainings = [futures[k] for k in range(len(parts))]
 
     # Compare on the tested parts only: the same reviews for every model (prepared while training runs).
@@ -246,7 +249,7 @@ def compare(
     test = sel[start:]
     yt = y[start:]
     keys = bin_keys(reviews.delta_t[test], reviews.n_reviews[test], reviews.n_lapses[test], BINNINGS[options.binning])
-    deck = data.home_deck[reviews.card[test]]
+    deck_of_review = np.unique(data.home_deck[reviews.card[test]], return_inverse=True)[1].reshape(-1)
 
     try:
         if "fsrs-preset" in models:
@@ -286,11 +289,15 @@ def compare(
         fold_params: list[list[float]] = []
         if trainings:
             out = np.full(n, np.nan)
+            runs = []
             for k, ((a, b), future) in enumerate(zip(parts, trainings, strict=True)):
                 note(f"FSRS trained on the reviews before part {k + 1} of {len(parts)}")
-                params, out[a:b] = future.result()
+                params, (out[a:b], part_order) = future.result()
                 fold_params.append(params)
+                runs.append(part_order + (a - start))  # positions among the compared reviews
             preds["fsrs-out-of-sample"] = out
+            merged = np.concatenate(runs)
+            sorted_by["fsrs-out-of-sample"] = merged[np.argsort(out[start:][merged], kind="stable")]  # merges runs
     finally:
         for future in trainings:
             future.cancel()
@@ -299,14 +306,16 @@ def compare(
 
     ones = np.ones(yt.size)
     results = {}
+    terms_of: dict[str, np.ndarray] = {}
     for name, p in preds.items():
         pt = np.clip(p[start:], 1e-15, 1 - 1e-15)
-        terms = -(yt * np.log(pt) + (1 - yt) * np.log1p(-pt))
+        terms = terms_of[name] = -(yt * np.log(pt) + (1 - yt) * np.log1p(-pt))
         results[name] = ModelScores(
             name=name, reviews=int(yt.size), log_loss=log_loss(pt, yt, ones), log_loss_ci=bootstrap_ci(terms),
-            rmse_bins=rmse_bins(pt, yt, ones, keys), auc=auc(pt, yt), calibration=calibration_table(pt, yt),
+            rmse_bins=rmse_bins(pt, yt, ones, keys), auc=auc(pt, yt, order=sorted_by.get(name)),
+            calibration=calibration_table(pt, yt),
         )  # fmt: skip
-    superiority = _superiority({m: p[start:] for m, p in preds.items()}, yt, deck)
+    superiority = _superiority(terms_of, deck_of_review)
     um = matrices({m: p[start:] for m, p in preds.items()}, yt)
     return Comparison(
         models=results,
@@ -320,19 +329,17 @@ def compare(
     )
 
 
-def _superiority(preds: dict[str, np.ndarray], y: np.ndarray, deck: np.ndarray) -> dict[str, dict[str, float | None]]:
-    """Return, for each pair, the share of decks where the row model's log loss is lower than the column's."""
-    decks, group = np.unique(deck, return_inverse=True)
-    group = group.reshape(-1)
-    count = np.bincount(group, minlength=decks.size)
-    per_deck = {}
-    for name, p in preds.items():
-        pc = np.clip(p, 1e-15, 1 - 1e-15)
-        terms = -(y * np.log(pc) + (1 - y) * np.log1p(-pc))
-        per_deck[name] = np.bincount(group, weights=terms, minlength=decks.size) / np.maximum(count, 1)
+def _superiority(terms: dict[str, np.ndarray], group: np.ndarray) -> dict[str, dict[str, float | None]]:
+    """Return, for each pair, the share of decks where the row model's log loss is lower than the column's.
+
+    `terms` are each model's log-loss terms of the compared reviews, `group` each review's deck (0..n-1).
+    """
+    count = np.bincount(group)
+    per_deck = {name: np.bincount(group, weights=t, minlength=count.size) / np.maximum(count, 1)
+                for name, t in terms.items()}  # fmt: skip
     out: dict[str, dict[str, float | None]] = {}
-    for a in preds:
-        out[a] = {b: None if a == b else float(np.mean(per_deck[a] < per_deck[b])) for b in preds}
+    for a in terms:
+        out[a] = {b: None if a == b else float(np.mean(per_deck[a] < per_deck[b])) for b in terms}
     return out
 
 

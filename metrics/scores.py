@@ -23,15 +23,18 @@ def log_loss(p: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     return float(-np.sum(w * ll) / np.sum(w))
 
 
-def auc(p: np.ndarray, y: np.ndarray, w: np.ndarray | None = None) -> float | None:
-    """Return the (weighted) area under the ROC curve, ties counted half; None with one class only."""
+def auc(p: np.ndarray, y: np.ndarray, w: np.ndarray | None = None, order: np.ndarray | None = None) -> float | None:
+    """Return the (weighted) area under the ROC curve, ties counted half; None with one class only.
+
+    `order`, when given, is an ordering that sorts p (saves the sort).
+    """
     if w is None:
         w = np.ones(p.size)
     pos = y > 0.5
     w_pos, w_neg = float(np.sum(w[pos])), float(np.sum(w[~pos]))
     if w_pos <= 0 or w_neg <= 0:
         return None
-    order = np.argsort(p)
+    order = np.argsort(p) if order is None else order
     sorted_p = p[order]
     groups = np.empty(p.size, dtype=np.int64)  # tie group of each sorted prediction
     groups[0] = 0

@@ -116,6 +116,13 @@ def test_auc_matches_sklearn_with_ties_and_weights():
     assert auc(p, y) == pytest.approx(roc_auc_score(y, p), rel=1e-12)
     assert auc(p, y, w) == pytest.approx(roc_auc_score(y, p, sample_weight=w), rel=1e-12)
     assert auc(p, np.ones(3000)) is None
+    # given an ordering that sorts p (any order among ties, e.g. merged sorted runs): the same value
+    runs = np.concatenate([np.arange(a, a + 1000)[np.argsort(p[a : a + 1000])] for a in (0, 1000, 2000)])
+    merged = runs[np.argsort(p[runs], kind="stable")]
+    assert auc(p, y, order=merged) == pytest.approx(roc_auc_score(y, p), rel=1e-12)
+    assert auc(p, y, w, order=merged[::-1][np.argsort(p[merged[::-1]], kind="stable")]) == pytest.approx(
+        roc_auc_score(y, p, sample_weight=w), rel=1e-12
+    )
 
 
 def test_recency_weights():
