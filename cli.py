@@ -177,6 +177,7 @@ def run_export(args: argparse.Namespace) -> str:
     from .metrics.dataset import build_tables, write_zip
 
     tables = build_tables(data, whole_collection=whole)
+    del data  # the revlog arrays are not needed while the zip is written
     if tables.rows()["revlogs"] == 0:
         raise UsageError("No reviews to export in this scope (cards need a learning step).")
     write_zip(tables, args.out, {"addon_version": addon_version(), "anki_version": anki_version()})

@@ -91,8 +91,8 @@ def build_tables(data: CollectionData, whole_collection: bool = False) -> Tables
     rl = data.revlog
     if rl.duration is None:
         raise ValueError("read the collection with with_durations=True")
-    keep = (rl.ease >= 1) & (rl.ease <= 4) & ~((rl.type == FILTERED) & (rl.factor == 0))
-    card, rid, rating, kind, duration = rl.card[keep], rl.id[keep], rl.ease[keep], rl.type[keep], rl.duration[keep]
+    kept = np.flatnonzero((rl.ease >= 1) & (rl.ease <= 4) & ~((rl.type == FILTERED) & (rl.factor == 0)))
+    card, kind = rl.card[kept], rl.type[kept]
     n = card.size
     first = np.ones(n, dtype=bool)
     first[1:] = card[1:] != card[:-1]
@@ -104,31 +104,42 @@ def build_tables(data: CollectionData, whole_collection: bool = False) -> Tables
     starts = np.flatnonzero(first)
     last_start = np.maximum.reduceat(np.where(learn_start, idx, -1), starts) if n else np.zeros(0, dtype=np.int64)
     rows = (last_start[seg] >= 0) & (idx >= last_start[seg]) if n else np.zeros(0, dtype=bool)
-    card, rid, rating, kind, duration = card[rows], rid[rows], rating[rows], kind[rows], duration[rows]
-    start_row = learn_start[rows]
+    del first, prev_kind, idx, seg, starts, last_start
+    source = kept[rows]  # the exported entries of rl, by card and time
+    card, kind, start_row = card[rows], kind[rows], learn_start[rows]
+    del kept, rows, learn_start
+    rid = rl.id[source]
+    order = time_order(rl, source, rid)
+    in_time = source[order]
+
+    # Each column is computed by card (the elapsed values are differences within a card's history),
+    # then put in time order; every by-card array is dropped as soon as it is used (5M reviews: 40 MB each).
     state = kind.astype(np.int64) + 1
     state[start_row] = 0
-
+    del kind, start_row
+    new_history = state == 0
     day_offset = _trunc_div(rid / 1000 - data.next_day_at, 86400.0)
     if day_offset.size:
-        day_offset = day_offset - day_offset.min()
+        day_offset -= day_offset.min()
     elapsed_days = np.diff(day_offset, prepend=0)
+    elapsed_days[new_history] = -1
     elapsed_seconds = _trunc_div(np.diff(rid, prepend=0).astype(np.float64), 1000.0)
-    elapsed_days[state == 0] = -1
-    elapsed_seconds[state == 0] = -1
+    elapsed_seconds[new_history] = -1
+    del rid, new_history
 
     ids = _IdMapper()
-    card_id = ids.factorize(data.card_ids[card], "card_id")
-    order = time_order(rl, np.flatnonzero(keep)[rows], rid)
-    revlogs = {
-        "card_id": card_id[order],
-        "day_offset": day_offset[order],
-        "rating": rating[order].astype(np.int64),
-        "state": state[order],
-        "duration": duration[order].astype(np.int64),
-        "elapsed_days": elapsed_days[order],
-        "elapsed_seconds": elapsed_seconds[order],
-    }
+    revlogs = {"card_id": ids.factorize(data.card_ids[card], "card_id")[order]}
+    del card
+    revlogs["day_offset"] = day_offset[order]
+    del day_offset
+    revlogs["rating"] = rl.ease[in_time].astype(np.int64)
+    revlogs["state"] = state[order]
+    del state
+    revlogs["duration"] = rl.duration[in_time].astype(np.int64)
+    revlogs["elapsed_days"] = elapsed_days[order]
+    del elapsed_days
+    revlogs["elapsed_seconds"] = elapsed_seconds[order]
+    del elapsed_seconds, order, in_time, source
     # cards: every card of the scope, in id order, under its home deck
     cards = {
         "card_id": ids.factorize(data.card_ids, "card_id"),
