@@ -101,11 +101,11 @@ _NICE_STEP_RATIO = 1.25  # Linux's scheduler gives a thread about 1.25x the CPU 
 
 
 def _train(
-    trainer: Trainer, request: bytes, step_ratio: float, smaller: float, then: Callable[[list[float]], _T]
+    trainer: Trainer, request: bytes, smaller: float, then: Callable[[list[float]], _T]
 ) -> tuple[list[float], _T]:
     """Return (params = trainer(request), then(params)), run at a CPU priority lowered by
-    log(smaller) / log(step_ratio) nice levels (restored afterwards where the system lets a thread
-    raise its priority again).
+    log(smaller) / log(_NICE_STEP_RATIO) nice levels (restored afterwards where the system lets a
+    thread raise its priority again).
 
     With fewer cores than trainings, equal shares would finish the small trainings first and leave
     the largest one alone on one core at the end; shares in proportion to the training's work (the
@@ -113,7 +113,7 @@ def _train(
     elsewhere (and with smaller <= 1) it runs as is. Threads started meanwhile inherit the lowered
     priority, so callers inside a long-lived process (Anki) leave it off.
     """
-    steps = round(math.log(smaller) / math.log(step_ratio)) if smaller > 1 else 0
+    steps = round(math.log(smaller) / math.log(_NICE_STEP_RATIO)) if smaller > 1 else 0
     tid, before = threading.get_native_id(), None
     if steps and sys.platform.startswith("linux"):
         try:
@@ -241,7 +241,7 @@ def compare(
             request = largest if k == len(parts) - 1 else largest[: ends[parts[k][0] - 1]]
             smaller = len(largest) / len(request) if share_cpu_by_size else 1.0  # the work grows with the size
             predict = predict_part(k, *parts[k])
-            futures[k] = pool.submit(_train, trainer, request, _NICE_STEP_RATIO, smaller, predict)
+            futures[k] = pool.submit(_train, trainer, request, smaller, predict)
         trainings = [futures[k] for k in range(len(parts))]
 
     # Compare on the tested parts only: the same reviews for every model (prepared while training runs).

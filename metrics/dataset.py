@@ -23,7 +23,7 @@ import numpy as np
 
 from .collection import CollectionData
 from .errors import EvaluationError
-from .revlog import FILTERED, LEARNING, time_order
+from .revlog import FILTERED, LEARNING, run_starts, time_order
 from .ziparchive import DEFLATED, TooLarge, ZipWriter, deflate_part
 
 REVLOG_COLUMNS = ("card_id", "day_offset", "rating", "state", "duration", "elapsed_days", "elapsed_seconds")
@@ -59,9 +59,7 @@ class _IdMapper:
         known = self.keys.get(name, np.zeros(0, dtype=np.int64))
         sorted_known = known.size < 2 or bool(np.all(known[1:] > known[:-1]))
         if values.size and sorted_known and np.all(values[1:] >= values[:-1]):  # both sorted: runs, no sort
-            starts = np.empty(values.size, dtype=bool)
-            starts[0] = True
-            np.not_equal(values[1:], values[:-1], out=starts[1:])
+            starts = run_starts(values)
             uniq = values[starts]
             at = np.minimum(np.searchsorted(known, uniq), max(known.size - 1, 0))
             found = known[at] == uniq if known.size else np.zeros(uniq.size, dtype=bool)
@@ -94,8 +92,7 @@ def build_tables(data: CollectionData, whole_collection: bool = False) -> Tables
     kept = np.flatnonzero((rl.ease >= 1) & (rl.ease <= 4) & ~((rl.type == FILTERED) & (rl.factor == 0)))
     card, kind = rl.card[kept], rl.type[kept]
     n = card.size
-    first = np.ones(n, dtype=bool)
-    first[1:] = card[1:] != card[:-1]
+    first = run_starts(card)
     prev_kind = np.empty(n, dtype=kind.dtype)
     prev_kind[1:] = kind[:-1]
     learn_start = (kind == LEARNING) & (first | (prev_kind != LEARNING))
@@ -293,9 +290,8 @@ def _deflated_csv(columns: dict[str, np.ndarray], pool: ThreadPoolExecutor) -> t
     count = max(1, -(-n // _CSV_BLOCK_ROWS))
     parts, crc, size = [], 0, 0
     for k in range(count):
-        block = _csv_rows({c: v[k * _CSV_BLOCK_ROWS : (k + 1) * _CSV_BLOCK_ROWS] for c, v in columns.items()})
-        if k == 0:
-            block = (",".join(columns) + "\n").encode() + block
+        rows = {c: v[k * _CSV_BLOCK_ROWS : (k + 1) * _CSV_BLOCK_ROWS] for c, v in columns.items()}
+        block = csv_bytes(rows) if k == 0 else _csv_rows(rows)  # the header comes with the first block
         crc, size = zlib.crc32(block, crc), size + len(block)
         parts.append(pool.submit(deflate_part, block, k == count - 1))
     return parts, crc, size

@@ -16,7 +16,7 @@ from .errors import Cancelled, EvaluationError
 from .fsrs import replay
 from .options import BINNINGS, DEFAULT_OPTIONS, Options
 from .params import to_fsrs6
-from .revlog import Reviews, build_reviews, finish_reviews, stable_order
+from .revlog import Reviews, build_reviews, finish_reviews, run_starts, stable_order
 from .scores import auc, log_loss, recency_weights
 
 NO_REVIEWS = (
@@ -316,8 +316,7 @@ def evaluate_tables(
     card_id = rl["card_id"][order]
     card_ids, card = np.unique(card_id, return_inverse=True)
     card = card.reshape(-1).astype(np.int32)
-    first = np.ones(card.size, dtype=bool)
-    first[1:] = card[1:] != card[:-1]
+    first = run_starts(card)
     delta_t = np.where(first | (rl["state"][order] == 0), 0, np.maximum(rl["elapsed_days"][order], 0))
     given: list[Any] = [] if options.params == "default" else list(options.params)
     drop = options.same_day == "drop" or (options.same_day == "auto" and len(given) == 17)

@@ -50,7 +50,7 @@ class Reviews:
         return int(self.card.size)
 
 
-def _segment_starts(keys: np.ndarray) -> np.ndarray:
+def run_starts(keys: np.ndarray) -> np.ndarray:
     """Return a bool array marking where a new run of equal sorted keys starts."""
     starts = np.ones(keys.size, dtype=bool)
     if keys.size > 1:
@@ -114,7 +114,7 @@ def build_reviews(
     if n == 0:
         return _empty_reviews()
     idx = np.arange(n, dtype=np.int32 if n < 2**31 else np.int64)
-    starts = _segment_starts(card)
+    starts = run_starts(card)
 
     # 2. The first entry of the last unbroken run of rated Learning entries; a Reset after
     #    that run (or no Learning entry at all) drops the card.
@@ -140,7 +140,7 @@ def build_reviews(
 
     # 5. Days on the day_cutoff grid; delta_t to the previous kept entry.
     days = days_elapsed(rid, next_day_at)
-    first = _segment_starts(card)
+    first = run_starts(card)
     delta_t = np.zeros(card.size, dtype=np.int32)
     if card.size > 1:
         delta_t[1:] = days[:-1] - days[1:]

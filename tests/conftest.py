@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,13 @@ from builder import build_mixed  # noqa: E402
 
 from fsrs_calibration.metrics.evaluate import Options  # noqa: E402
 from fsrs_calibration.metrics.options import short_term_floor_rating  # noqa: E402
+
+
+def run_python(code: str, *args: str, timeout: float = 120) -> str:
+    """Run `code` in a fresh interpreter of this environment; return its stdout (it must exit with 0)."""
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
 
 
 def anki_floor() -> int:

@@ -9,6 +9,8 @@ import pathlib
 import subprocess
 import sys
 
+from conftest import run_python
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
@@ -20,9 +22,7 @@ def test_import_outside_anki_registers_nothing():
         "assert 'fsrs_calibration.ui.menu' not in sys.modules, 'menus registered outside Anki'\n"
         "print('ok')\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ok"
+    assert run_python(code).strip() == "ok"
 
 
 def test_metrics_is_pure_numpy_and_stdlib():

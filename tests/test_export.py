@@ -11,6 +11,7 @@ import zipfile
 import numpy as np
 import pytest
 from builder import Builder
+from conftest import run_python
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -113,8 +114,6 @@ def test_round_trip_through_the_command_line(tmp_path, capsys):
 
 
 def test_evaluate_dataset_needs_no_anki(tmp_path):
-    import subprocess
-    import sys
 
     tables = {"revlogs": {c: np.array([0, 0]) for c in REVLOG_COLUMNS}}
     tables["revlogs"].update(state=np.array([0, 2]), elapsed_days=np.array([-1, 3]), rating=np.array([3, 3]))
@@ -136,9 +135,7 @@ def test_evaluate_dataset_needs_no_anki(tmp_path):
         "from fsrs_calibration.cli import main\n"
         "sys.exit(main(['evaluate-dataset', sys.argv[1], '--json']))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout)["reviews"] == 1
+    assert json.loads(run_python(code, str(folder)))["reviews"] == 1
 
 
 def builder_rules(dataset) -> dict[str, list[tuple]]:

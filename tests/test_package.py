@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import run_python
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -126,9 +127,8 @@ def test_missing_platform_gives_a_message_not_an_error(tmp_path):
         "importlib.util.find_spec = lambda name, *a: None if name == 'numpy' else None\n"
         "print(bundled.ensure_numpy(sys.argv[1]))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    assert "needs numpy" in out.stdout and "Python 3.13" in out.stdout
+    out = run_python(code, str(tmp_path))
+    assert "needs numpy" in out and "Python 3.13" in out
 
 
 def anki_python() -> str:
