@@ -10,10 +10,9 @@ import json
 import math
 import os
 import pathlib
-import shutil
+import signal
 import sqlite3
 import sys
-import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -21,8 +20,18 @@ from typing import TYPE_CHECKING, Any
 
 from .bundled import addon_version
 from .metrics.errors import EvaluationError
-from .metrics.options import BINNINGS, MODELS, WEIGHTINGS, Options, parse_params_text, short_term_floor_rating
+from .metrics.options import (
+    BINNINGS,
+    WEIGHTINGS,
+    Options,
+    parse_anki_version,
+    parse_models,
+    parse_params_text,
+    short_term_floor_rating,
+)
+from .metrics.safefile import check_target
 from .optimizer import anki_trainer
+from .scratch import run_folder
 
 if TYPE_CHECKING:
     from .metrics.collection import CollectionData
@@ -32,22 +41,41 @@ if TYPE_CHECKING:
 ENGINE = ("metrics.collection", "metrics.evaluate", "metrics.report", "metrics.compare", "metrics.dataset")
 
 PROG = "fsrs-calibration"
+_SQLITE_SHARED_FIRST, _SQLITE_SHARED_SIZE = 0x40000002, 510  # SQLite's shared-lock byte range (os_unix.c)
+
+try:
+    import fcntl
+except ImportError:  # Windows: the file's own lock makes the copy fail with "locked" instead
+    fcntl = None  # type: ignore[assignment]
 
 
 class UsageError(Exception):
     """A mistake in the command line or its files; printed as one line, exit status 2."""
 
 
-def copy_collection(path: str, target_dir: str) -> str:
-    """Return the path of a consistent copy of the collection at `path` inside `target_dir`."""
+def copy_collection(path: str, target_dir: str, stop: threading.Event | None = None) -> str:
+    """Return the path of a consistent copy of the collection at `path` inside `target_dir`.
+
+    Nothing is written beside the collection (it may sit in a read-only folder): when no journal
+    beside it holds changes, SQLite reads it as immutable (no -wal/-shm files); a collection that
+    another program holds locked (Anki while it is open) is refused. Setting `stop` aborts the copy.
+    """
     if not os.path.exists(path):
         raise UsageError(f"{path}: no such file.")
     if os.path.isdir(path):
         raise UsageError(f"{path}: is a folder, not a collection file (collection.anki2).")
+    if _locked_by_another(path):
+        raise UsageError(f"{path}: the collection is locked (is Anki open?); close Anki and try again.")
+    pending = _pending_changes(path)
     target = os.path.join(target_dir, "collection.anki2")
+
+    def progress(_status: int, _remaining: int, _total: int) -> None:
+        if stop is not None and stop.is_set():
+            raise KeyboardInterrupt  # aborts the backup
+
     try:
-        uri = pathlib.Path(path).resolve().as_uri() + "?mode=ro"  # escapes '#', '%', '?' in the path
-        source = sqlite3.connect(uri, uri=True, timeout=2.0)
+        uri = pathlib.Path(path).resolve().as_uri()  # escapes '#', '%', '?' in the path
+        source = sqlite3.connect(uri + ("?mode=ro" if pending else "?mode=ro&immutable=1"), uri=True, timeout=2.0)
         try:
             tables = {r[0] for r in source.execute("select name from sqlite_master where type = 'table'")}
             if not {"col", "revlog", "cards", "notes"} <= tables:
@@ -55,7 +83,7 @@ def copy_collection(path: str, target_dir: str) -> str:
             dest = sqlite3.connect(target)
             try:
                 dest.execute("pragma synchronous = off")  # a scratch copy: no need to sync it to disk
-                source.backup(dest)
+                source.backup(dest, pages=16384, progress=progress)  # 64 MB a step
             finally:
                 dest.close()
         finally:
@@ -66,10 +94,45 @@ def copy_collection(path: str, target_dir: str) -> str:
             raise UsageError(f"{path}: the collection is locked (is Anki open?); close Anki and try again.") from None
         if "not a database" in text or "malformed" in text or "encrypted" in text:
             raise UsageError(f"{path}: not an Anki collection (not an SQLite database).") from None
+        if pending and "unable to open" in text:
+            raise UsageError(
+                f"{path}: it has changes Anki has not yet saved into it (in {os.path.basename(path)}-wal) and its "
+                "folder is read-only; open and close it in Anki once, or copy the folder somewhere writable."
+            ) from None
         raise UsageError(f"{path}: cannot read it: {text}.") from None
     except PermissionError:
         raise UsageError(f"{path}: permission denied.") from None
     return target
+
+
+def _locked_by_another(path: str) -> bool:
+    """Return whether another process holds the collection locked for writing (POSIX; False elsewhere).
+
+    Anki opens collections in SQLite's exclusive locking mode: it holds a write lock on SQLite's
+    shared-lock bytes. A read lock on them is tried and released at once (as any reader would).
+    """
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False  # the open below reports it
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB, _SQLITE_SHARED_SIZE, _SQLITE_SHARED_FIRST)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # drops the read lock
+    return False
+
+
+def _pending_changes(path: str) -> bool:
+    """Return whether a journal beside the collection holds changes not yet in the file itself."""
+    for suffix in ("-wal", "-journal"):
+        with contextlib.suppress(OSError):
+            if os.path.getsize(path + suffix) > 0:
+                return True
+    return False
 
 
 def open_collection(path: str) -> Any:
@@ -92,17 +155,17 @@ def anki_version() -> str:
         return ""
 
 
-def parse_params_option(value: str) -> str | list[float]:
-    """Return "preset", "default" or the list of numbers given to --params."""
-    if value in ("preset", "default"):
-        return value
-    return parse_params_text(value)
+def parse_params_option(value: str, clamp: bool = False) -> str | list[float]:
+    """Return "preset", "default" or the list of numbers given to --params (checked against Anki's ranges)."""
+    if value.strip() in ("preset", "default"):
+        return value.strip()
+    return parse_params_text(value, clamp=clamp)
 
 
 def options_from(args: argparse.Namespace, anki: str | None) -> Options:
     """Return the evaluation options of the command line (the same-day rule of the given Anki)."""
     options = Options(
-        params=parse_params_option(args.params),
+        params=parse_params_option(args.params, clamp=args.clamp_params),
         weighting=args.weighting,
         binning=args.binning,
         same_day=args.same_day,
@@ -116,19 +179,23 @@ def options_from(args: argparse.Namespace, anki: str | None) -> Options:
 def opened_copy(
     args: argparse.Namespace, before_read: Any = None, **read: bool
 ) -> Iterator[tuple[Any, CollectionData]]:
-    """Yield (collection, data of --search/--deck) on a temporary copy, removed afterwards.
+    """Yield (collection, data of --search/--deck) on a temporary copy in this run's scratch folder, removed afterwards.
 
     `before_read` runs just before the revlog is read (a query that releases the GIL for a while).
     """
-    workdir = tempfile.mkdtemp(prefix="fsrs-calibration-")
-    try:
+    with run_folder() as workdir:
+        stop = threading.Event()
         with ThreadPoolExecutor(max_workers=1) as pool:
-            copying = pool.submit(copy_collection, args.collection, workdir)  # SQLite copies without the GIL
-            import anki.collection  # noqa: F401  (while anki imports)
+            try:
+                copying = pool.submit(copy_collection, args.collection, workdir, stop)  # SQLite copies without the GIL
+                import anki.collection  # noqa: F401  (while anki imports)
 
-            copy = copying.result()
-            engine = pool.submit(import_engine)  # numpy and the engine import while Anki opens the copy
-            col = open_collection(copy)
+                copy = copying.result()
+                engine = pool.submit(import_engine)  # numpy and the engine import while Anki opens the copy
+                col = open_collection(copy)
+            except BaseException:
+                stop.set()  # an interrupted copy stops at its next step
+                raise
         try:
             engine.result()
             from .metrics.collection import deck_search, read_collection
@@ -142,8 +209,6 @@ def opened_copy(
             yield col, read_collection(col, search, scope_label=label, **read)
         finally:
             col.close(downgrade=False)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def import_engine() -> None:
@@ -169,8 +234,7 @@ def run_evaluate(args: argparse.Namespace) -> Evaluation:
 
 def run_export(args: argparse.Namespace) -> str:
     """Write the benchmark-format zip of the scope; return a one-paragraph summary."""
-    if os.path.isdir(args.out):
-        raise UsageError(f"{args.out}: is a folder; give the name of the zip file to write.")
+    check_target(args.out, [args.collection], args.force)  # before the long read; checked again when written
     whole = args.deck is None and not (args.search or "").strip()
     # pyarrow's first use (for the optional parquet copy) overlaps the revlog query, which releases the GIL
     data = read_scope(args, with_durations=True, before_read=_start_preparing_parquet)
@@ -180,7 +244,8 @@ def run_export(args: argparse.Namespace) -> str:
     del data  # the revlog arrays are not needed while the zip is written
     if tables.rows()["revlogs"] == 0:
         raise UsageError("No reviews to export in this scope (cards need a learning step).")
-    write_zip(tables, args.out, {"addon_version": addon_version(), "anki_version": anki_version()})
+    meta = {"addon_version": addon_version(), "anki_version": anki_version()}
+    write_zip(tables, args.out, meta, protected=[args.collection], force=args.force)
     rows = tables.rows()
     return f"Wrote {args.out}: {rows['revlogs']:,} reviews of {rows['cards']:,} cards in {rows['decks']:,} decks."
 
@@ -195,7 +260,7 @@ def _start_preparing_parquet() -> None:
 def run_compare(args: argparse.Namespace) -> Any:
     """Return the comparison the `compare` subcommand asks for (Anki's optimizer for out-of-sample FSRS)."""
     options = options_from(args, anki_version())
-    models = [m.strip() for m in (args.models or ",".join(MODELS)).split(",") if m.strip()]
+    models = parse_models(args.models)
     progress = (lambda text: print(text, file=sys.stderr)) if not args.json else None
     with opened_copy(args, with_intervals="anki-interval" in models) as (col, data):
         from .metrics.compare import compare
@@ -203,8 +268,8 @@ def run_compare(args: argparse.Namespace) -> Any:
         return compare(data, options, anki_trainer(col), models, progress=progress, share_cpu_by_size=True)
 
 
-def format_comparison(cmp: Any) -> str:
-    """Return the plain-text table of a comparison."""
+def format_comparison(cmp: Any, given_params: bool = False) -> str:
+    """Return the plain-text table of a comparison (`given_params`: fsrs-preset used the --params given)."""
     lines = [
         f"Compared on {cmp.reviews_compared:,} of {cmp.reviews_total:,} scored reviews "
         "(the parts a time-series split tests: every review after the first sixth).",
@@ -217,6 +282,8 @@ def format_comparison(cmp: Any) -> str:
             f"{name:<20} {m.log_loss:9.4f} {m.log_loss_ci[0]:8.4f}–{m.log_loss_ci[1]:<8.4f} {m.rmse_bins:12.4f}"
             f" {m.auc if m.auc is not None else float('nan'):6.3f} {max(ump) if ump else float('nan'):8.4f}"
         )
+    if given_params:
+        lines += ["", "fsrs-preset: FSRS with the parameters given with --params (not the presets')."]
     lines += [""] + cmp.guidance
     return "\n".join(lines)
 
@@ -226,7 +293,7 @@ def run_evaluate_dataset(args: argparse.Namespace) -> Evaluation:
     from .metrics.dataset import read_tables
     from .metrics.evaluate import evaluate_tables
 
-    options = options_from(args, args.anki_version)
+    options = options_from(args, parse_anki_version(args.anki_version))
     return evaluate_tables(read_tables(args.source, args.user), options)
 
 
@@ -258,8 +325,9 @@ def build_parser() -> argparse.ArgumentParser:
     _option_arguments(ev, params_default="preset")
     ex = sub.add_parser("export", help="write anonymized review data in the FSRS benchmark's format (a zip)")
     ex.add_argument("collection", help="path to collection.anki2 (read through a temporary copy)")
-    ex.add_argument("out", help="the zip file to write, e.g. fsrs-benchmark.zip")
+    ex.add_argument("out", help="the zip file to write (an existing file only with --force)")
     _scope_arguments(ex)
+    ex.add_argument("--force", action="store_true", help="replace OUT if it exists (never the collection itself)")
     cp = sub.add_parser("compare", help="FSRS (presets, defaults, out-of-sample) against SM-2 and simple baselines")
     cp.add_argument("collection", help="path to collection.anki2 (read through a temporary copy)")
     _scope_arguments(cp)
@@ -286,6 +354,11 @@ def _option_arguments(parser: argparse.ArgumentParser, params_default: str) -> N
     parser.add_argument(
         "--params", default=params_default, help="preset (each card's preset), default, or W0,W1,... (17/19/21)"
     )
+    parser.add_argument(
+        "--clamp-params",
+        action="store_true",
+        help="clip numbers given to --params into Anki's ranges (as Anki does) instead of refusing them",
+    )
     parser.add_argument("--weighting", choices=WEIGHTINGS, default="uniform")
     parser.add_argument("--binning", choices=sorted(BINNINGS), default="benchmark")
     parser.add_argument(
@@ -297,46 +370,105 @@ def _option_arguments(parser: argparse.ArgumentParser, params_default: str) -> N
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+class OutputError(Exception):
+    """Standard output cannot be written (a full disk, a device error)."""
+
+
+def emit(text: str) -> None:
+    """Print `text` and flush it now, so that a write error surfaces here and not at exit."""
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise OutputError(f"cannot write the output: {err.strerror or err}.") from None
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so the interpreter's final flush cannot fail again."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (2 for any user error, with one line on stderr)."""
+    """Run the command line; return the exit status (2 for any user error, with one line on stderr).
+
+    Ctrl-C (and SIGTERM, under `run`) stops it with one line and status 130: every temporary file is
+    gone by then (the scratch folder, a half-written export).
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         if args.command == "export":
-            print(run_export(args))
+            emit(run_export(args))
             return 0
         if args.command == "compare":
             cmp = run_compare(args)
             if args.json:
-                print(json.dumps(_clean(cmp.to_dict()), default=_json_default, indent=1))
+                out = dict(_clean(cmp.to_dict()), params=parse_params_option(args.params, args.clamp_params))
+                emit(json.dumps(out, default=_json_default, indent=1))
             else:
-                print(format_comparison(cmp))
+                emit(format_comparison(cmp, args.params.strip() != "preset"))
             return 0
         ev = run_evaluate(args) if args.command == "evaluate" else run_evaluate_dataset(args)
         if args.json:
-            print(json.dumps(_clean(ev.to_dict()), default=_json_default, indent=1))
+            emit(json.dumps(_clean(ev.to_dict()), default=_json_default, indent=1))
         else:
             from .metrics.report import format_report
 
-            print(format_report(ev))
+            emit(format_report(ev))
         return 0
-    except (UsageError, EvaluationError) as err:
+    except (UsageError, EvaluationError, OutputError) as err:
         print(f"{PROG}: error: {err}", file=sys.stderr)
+        if isinstance(err, OutputError):
+            _silence_stdout()
         return 2
     except BrokenPipeError:  # the reader went away (`... | head`): stop quietly, as other tools do
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush does not fail again
+        _silence_stdout()
         return 1
+    except KeyboardInterrupt:
+        print(f"{PROG}: cancelled; nothing was written.", file=sys.stderr)
+        return 130
+
+
+_signals = {"pending": 0, "redeliver": False}
+
+
+def _interrupt(signum: int, _frame: object) -> None:
+    """Turn the first SIGINT/SIGTERM into KeyboardInterrupt; later ones wait until the clean-up is done."""
+    if _signals["pending"] and not _signals["redeliver"]:
+        return  # already stopping: a second Ctrl-C must not cut the clean-up short
+    _signals["pending"], _signals["redeliver"] = signum, False
+    raise KeyboardInterrupt
+
+
+def _unraisable(info: Any) -> None:
+    """Deliver again an interruption that landed where Python ignores exceptions (a weakref callback, __del__)."""
+    if isinstance(info.exc_value, KeyboardInterrupt) and _signals["pending"]:
+        _signals["redeliver"] = True
+        signal.raise_signal(signal.Signals(_signals["pending"]))
+        return
+    sys.__unraisablehook__(info)
 
 
 def run() -> int:
     """Run the command line as the `fsrs-calibration` program; return the exit status.
 
     The process ends right after: the garbage collector is frozen first, which spares the
-    interpreter's final collections over everything Anki's modules created (about 60 ms).
+    interpreter's final collections over everything Anki's modules created (about 60 ms). After
+    an interruption it ends at once (a training thread still running has nothing to leave behind).
     """
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _interrupt)
+    sys.unraisablehook = _unraisable
     status = main()
     gc.freeze()
+    if status == 130:
+        with contextlib.suppress(Exception):
+            sys.stderr.flush()
+        os._exit(status)
     return status
 
 

@@ -253,8 +253,9 @@ def compare(
 
     try:
         if "fsrs-preset" in models:
-            note("FSRS with your presets' parameters")
-            base = evaluate(data, Options(**{**asdict(options), "params": "preset"}), should_stop)
+            given = options.params != "preset"
+            note("FSRS with the given parameters" if given else "FSRS with your presets' parameters")
+            base = evaluate(data, options, should_stop)  # options.params: "preset" unless --params says otherwise
             assert base.scored is not None and np.array_equal(base.scored.revlog_id, reviews.revlog_id[sel])
             preds["fsrs-preset"] = base.scored.p
         if "fsrs-default" in models:

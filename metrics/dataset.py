@@ -14,16 +14,17 @@ import json
 import os
 import zipfile
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
 from .collection import CollectionData
 from .errors import EvaluationError
 from .revlog import FILTERED, LEARNING, run_starts, time_order
+from .safefile import safe_output
 from .ziparchive import DEFLATED, TooLarge, ZipWriter, deflate_part
 
 REVLOG_COLUMNS = ("card_id", "day_offset", "rating", "state", "duration", "elapsed_days", "elapsed_seconds")
@@ -249,39 +250,35 @@ def parse_csv(text: bytes | str) -> dict[str, np.ndarray]:
 _CSV_BLOCK_ROWS = 100_000  # rows formatted per step; each step's bytes are deflated in a thread
 
 
-def write_zip(tables: Tables, path: str, metadata: dict, opener: Callable[[str], object] | None = None) -> None:
+def write_zip(
+    tables: Tables,
+    path: str,
+    metadata: dict,
+    protected: Iterable[str] = (),
+    force: bool = False,
+    wrap: Callable[[BinaryIO], Any] | None = None,
+) -> None:
     """Write the tables as one zip (CSV in the benchmark's layout, parquet too if pyarrow is there).
 
     The CSV is formatted in blocks of rows, each block deflated in a worker thread while the next
-    is formatted (zlib and pyarrow release the GIL). The file appears whole or not at all: it is
-    written next to `path` and renamed at the end.
+    is formatted (zlib and pyarrow release the GIL). The file appears whole or not at all, never over
+    the `protected` collection's files, an existing file (unless `force`) or a device: see safefile.
+    `wrap` lets a test stand between the writer and the file (a full disk).
     """
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        raise EvaluationError(f"{directory}: no such folder.")
-    partial = path + ".part"
     try:
-        with ThreadPoolExecutor(max_workers=3) as pool:
+        with safe_output(path, protected, force) as out, ThreadPoolExecutor(max_workers=3) as pool:
             parquet = pool.submit(_parquet_files, tables)
             csvs = {name: _deflated_csv(getattr(tables, name), pool) for name in TABLES}
-            target: Any = open(partial, "wb") if opener is None else opener(partial)  # noqa: SIM115
-            with target:
-                z = ZipWriter(target)
-                for name, (parts, crc, size) in csvs.items():
-                    z.add(f"{name}/{USER}/data.csv", [part.result() for part in parts], crc, size, DEFLATED)
-                for name, data in parquet.result().items():  # already compressed: stored
-                    z.add_bytes(f"parquet/{name}/{USER}/data.parquet", data, deflate=False)
-                meta = dict(metadata, format="anki-revlogs-10k", format_version=FORMAT_VERSION, rows=tables.rows())
-                z.add_bytes("metadata.json", json.dumps(meta, indent=1, sort_keys=True).encode())
-                z.close()
-        os.replace(partial, path)
-    except OSError as err:
-        raise EvaluationError(f"{path}: could not write the file ({err.strerror or err}); nothing was saved.") from None
+            z = ZipWriter(out if wrap is None else wrap(out))
+            for name, (parts, crc, size) in csvs.items():
+                z.add(f"{name}/{USER}/data.csv", [part.result() for part in parts], crc, size, DEFLATED)
+            for name, data in parquet.result().items():  # already compressed: stored
+                z.add_bytes(f"parquet/{name}/{USER}/data.parquet", data, deflate=False)
+            meta = dict(metadata, format="anki-revlogs-10k", format_version=FORMAT_VERSION, rows=tables.rows())
+            z.add_bytes("metadata.json", json.dumps(meta, indent=1, sort_keys=True).encode())
+            z.close()
     except TooLarge as err:
         raise EvaluationError(f"{path}: {err}; nothing was saved.") from None
-    finally:
-        if os.path.exists(partial):
-            os.remove(partial)
 
 
 def _deflated_csv(columns: dict[str, np.ndarray], pool: ThreadPoolExecutor) -> tuple[list[Future[bytes]], int, int]:

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .errors import EvaluationError
+from .options import PARAM_RANGES
 
 # FSRS-6 default parameters (fsrs-rs DEFAULT_PARAMETERS).
 DEFAULT_PARAMETERS: tuple[float, ...] = (
@@ -21,13 +22,7 @@ FSRS5_DECAY = 0.5
 S_MIN, S_MAX = 0.001, 36500.0
 D_MIN, D_MAX = 1.0, 10.0
 
-# fsrs-rs clip_parameters with one relearning step and short-term off (what FSRS::new uses).
-_CLAMPS: tuple[tuple[float, float], ...] = (
-    (S_MIN, 100.0), (S_MIN, 100.0), (S_MIN, 100.0), (S_MIN, 100.0),
-    (D_MIN, D_MAX), (0.001, 4.0), (0.001, 4.0), (0.001, 0.75), (0.0, 4.5), (0.0, 0.8),
-    (0.001, 3.5), (0.001, 5.0), (0.001, 0.25), (0.001, 0.9), (0.0, 4.0), (0.0, 1.0),
-    (1.0, 6.0), (0.0, 2.0), (0.0, 2.0), (0.0, 0.8), (0.1, 0.8),
-)  # fmt: skip
+_CLAMPS = PARAM_RANGES  # fsrs-rs clip_parameters with one relearning step and short-term off (FSRS::new)
 
 # Preset (deck config) keys, newest first; the first non-empty one wins.
 PRESET_KEYS = ("fsrsParams6", "fsrsParams5", "fsrsWeights")
@@ -45,22 +40,25 @@ def to_fsrs6(values: Sequence[Any], where: str = "parameters") -> np.ndarray:
     if any(not math.isfinite(v) for v in raw):
         raise EvaluationError(f"{where}: the parameters contain a value that is not a finite number.")
     n = len(raw)
-    if n == 0:
-        w = np.array(DEFAULT_PARAMETERS, dtype=np.float32)
-    elif n == 17:
-        w = np.array(raw, dtype=np.float32)
-        # fsrs-rs check_and_fill_parameters, in float32 as there (mul_add is fused).
-        w4 = np.float32(np.float64(w[5]) * 2.0 + np.float64(w[4]))
-        w5 = np.float32(np.log(np.float32(np.float64(w[5]) * 3.0 + 1.0)) / np.float32(3.0))
-        w[4], w[5] = w4, w5
-        w[6] = w[6] + np.float32(0.5)
-        w = np.concatenate([w, np.array([0.0, 0.0, 0.0, FSRS5_DECAY], dtype=np.float32)])
-    elif n == 19:
-        w = np.concatenate([np.array(raw, dtype=np.float32), np.array([0.0, FSRS5_DECAY], dtype=np.float32)])
-    elif n == 21:
-        w = np.array(raw, dtype=np.float32)
-    else:
-        raise EvaluationError(f"{where}: {n} parameters given; FSRS takes 17 (FSRS-4.5), 19 (FSRS-5) or 21 (FSRS-6).")
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below, not warned
+        if n == 0:
+            w = np.array(DEFAULT_PARAMETERS, dtype=np.float32)
+        elif n == 17:
+            w = np.array(raw, dtype=np.float32)
+            # fsrs-rs check_and_fill_parameters, in float32 as there (mul_add is fused).
+            w4 = np.float32(np.float64(w[5]) * 2.0 + np.float64(w[4]))
+            w5 = np.float32(np.log(np.float32(np.float64(w[5]) * 3.0 + 1.0)) / np.float32(3.0))
+            w[4], w[5] = w4, w5
+            w[6] = w[6] + np.float32(0.5)
+            w = np.concatenate([w, np.array([0.0, 0.0, 0.0, FSRS5_DECAY], dtype=np.float32)])
+        elif n == 19:
+            w = np.concatenate([np.array(raw, dtype=np.float32), np.array([0.0, FSRS5_DECAY], dtype=np.float32)])
+        elif n == 21:
+            w = np.array(raw, dtype=np.float32)
+        else:
+            raise EvaluationError(
+                f"{where}: {n} parameters given; FSRS takes 17 (FSRS-4.5), 19 (FSRS-5) or 21 (FSRS-6)."
+            )
     if not np.all(np.isfinite(w)):
         raise EvaluationError(f"{where}: the parameters overflow after conversion to FSRS-6.")
     low = np.array([c[0] for c in _CLAMPS], dtype=np.float32)

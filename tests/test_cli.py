@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from builder import Builder
+from builder import WEIGHTS17, Builder
 
 from fsrs_calibration.cli import main
 
@@ -94,7 +94,7 @@ def test_text_report_and_options(mixed_collection, capsys):
     assert code == 0, err
     assert "Log loss:" in out and "RMSE (bins):" in out and "wiki binning" in out and "Per deck" in out
     code, out, _ = run_main(
-        capsys, "evaluate", mixed_collection["path"], "--params", ",".join(["0.5"] * 4 + ["5"] * 13), "--json"
+        capsys, "evaluate", mixed_collection["path"], "--params", ",".join(map(str, WEIGHTS17)), "--json"
     )
     assert code == 0
     assert json.loads(out)["params"][0]["same_day"] == "drop"  # 17 parameters: FSRS-4.5 mode
@@ -134,7 +134,7 @@ def error_collection(tmp_path_factory):
         (["evaluate", "{col}", "--deck", "NoCards"], 'No cards in deck "NoCards"'),
         (["evaluate", "{col}", "--deck", "SameDayOnly"], "No reviews to score"),
         (["evaluate", "{col}", "--deck", "BadParams"], 'Preset "Broken Preset": 5 parameters'),
-        (["evaluate", "{col}", "--params", "1,2,nan"], "not a finite number"),
+        (["evaluate", "{col}", "--params", "1,2,nan" + ",1" * 18], "w2 is nan, not a finite number"),
         (["evaluate", "{col}", "--params", "1,2,x"], "not a list of numbers"),
         (["evaluate", "{col}", "--params", "1,2,3"], "3 parameters given"),
     ],
@@ -181,7 +181,7 @@ def test_output_closed_early_gives_no_traceback(mixed_collection):
     assert proc.wait(timeout=120) == 1 and "Traceback" not in err, err
 
 
-def test_a_failing_engine_import_still_closes_the_copy(mixed_collection, monkeypatch):
+def test_a_failing_engine_import_still_closes_the_copy(mixed_collection, monkeypatch, tmp_path):
     """numpy or the engine failing to import (a broken install) leaves no open collection or copy."""
     import argparse
     import tempfile
@@ -200,11 +200,9 @@ def test_a_failing_engine_import_still_closes_the_copy(mixed_collection, monkeyp
 
     monkeypatch.setattr(cli, "open_collection", open_collection)
     monkeypatch.setattr(cli, "import_engine", import_engine)
-    workdirs = []
-    real_mkdtemp = tempfile.mkdtemp
-    monkeypatch.setattr(tempfile, "mkdtemp", lambda **kw: workdirs.append(real_mkdtemp(**kw)) or workdirs[-1])
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # this run's scratch folder goes here
     args = argparse.Namespace(collection=mixed_collection["path"], deck=None, search=None)
     with pytest.raises(ImportError, match="numpy is broken"), cli.opened_copy(args):
         pass
     assert len(opened) == 1 and opened[0].db is None  # closed
-    assert workdirs and not os.path.exists(workdirs[0])
+    assert opened[0].path.startswith(str(tmp_path)) and os.listdir(tmp_path) == []

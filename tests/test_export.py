@@ -276,8 +276,8 @@ def test_full_disk_leaves_no_partial_zip(mixed_tables, tmp_path):
     tables = mixed_tables
 
     class FullDisk(io.RawIOBase):
-        def __init__(self, path):
-            self.f = open(path, "wb")  # noqa: SIM115
+        def __init__(self, f):
+            self.f = f
             self.written = 0
 
         def writable(self):
@@ -289,13 +289,9 @@ def test_full_disk_leaves_no_partial_zip(mixed_tables, tmp_path):
             self.written += len(data)
             return self.f.write(data)
 
-        def close(self):
-            self.f.close()
-            super().close()
-
     target = tmp_path / "out.zip"
     with pytest.raises(EvaluationError, match="No space left on device"):
-        write_zip(tables, str(target), {}, opener=FullDisk)
+        write_zip(tables, str(target), {}, wrap=FullDisk)
     assert list(tmp_path.iterdir()) == []
 
 

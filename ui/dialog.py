@@ -563,11 +563,13 @@ class CalibrationDialog(QDialog):
         self._set_running(True)
         self.status.setText("Writing the export…")
 
-        def op(_col: Any) -> Any:
+        def op(col: Any) -> Any:
             from ..bundled import addon_version
             from ..metrics.dataset import write_zip
 
-            write_zip(tables, path, {"addon_version": addon_version(), "anki_version": anki_version})
+            meta = {"addon_version": addon_version(), "anki_version": anki_version}
+            # the save dialog asked before replacing a file; the collection itself is never replaced
+            write_zip(tables, path, meta, protected=[col.path], force=True)
             return path
 
         def done(written: str) -> None:
