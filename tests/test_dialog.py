@@ -9,6 +9,7 @@ import pytest
 from qt_helpers import ThreadRunner
 
 from fsrs_calibration.metrics.collection import deck_search, read_collection
+from fsrs_calibration.metrics.errors import EvaluationError
 from fsrs_calibration.metrics.evaluate import Options, evaluate
 from fsrs_calibration.metrics.report import format_report
 from fsrs_calibration.ui.dialog import CalibrationDialog
@@ -270,3 +271,33 @@ def test_compare_models_tab(qtbot, col):
     SHOTS.mkdir(parents=True, exist_ok=True)
     dialog.resize(1000, 800)
     dialog.grab().save(str(SHOTS / "dialog-compare.png"))
+
+
+def test_saving_never_replaces_the_collection_but_replaces_a_chosen_file(qtbot, mixed_collection, tmp_path):
+    """The save dialogs confirm replacing a file (force), yet the collection itself is refused."""
+    import shutil
+
+    from anki.collection import Collection
+
+    path = tmp_path / "collection.anki2"
+    shutil.copy(mixed_collection["path"], path)
+    own = Collection(str(path))
+    try:
+        dialog, _ = make_dialog(qtbot, own)
+        run_and_wait(qtbot, dialog)
+        before = own.db.scalar("select count() from revlog")
+        with pytest.raises(EvaluationError, match="that is the collection"):
+            dialog.save_chart(str(path))
+        existing = tmp_path / "chart.png"
+        existing.write_bytes(b"old")
+        dialog.save_chart(str(existing))
+        assert existing.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        dialog.prepare_export()
+        qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
+        dialog.save_export(str(path) + "-wal")
+        qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
+        assert "that is the collection" in dialog.status.text() or "that is the collection" in dialog.message
+        assert own.db.scalar("select count() from revlog") == before
+        assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("collection.")) == ["chart.png"]
+    finally:
+        own.close(downgrade=False)

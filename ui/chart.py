@@ -7,13 +7,16 @@ One painting routine serves the widget, PNG and SVG export. Colours come from th
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from aqt.qt import (
+    QBuffer,
     QColor,
     QFont,
     QImage,
+    QIODevice,
     QMouseEvent,
     QPainter,
     QPainterPath,
@@ -28,6 +31,8 @@ from aqt.qt import (
     QToolTip,
     QWidget,
 )
+
+from ..metrics.safefile import safe_output
 
 PREDICTED = QColor("#3b82f6")  # blue: FSRS's prediction
 MEASURED = QColor("#f59e0b")  # amber: what you actually recalled
@@ -398,16 +403,28 @@ class ChartWidget(QWidget):
         finally:
             painter.end()
 
-    def save(self, path: str) -> None:
-        """Write the chart to a .png or .svg file (SVG through QtSvg, which the PyQt6 wheel ships)."""
-        if path.lower().endswith(".svg"):
+    def to_bytes(self, svg: bool = False) -> bytes:
+        """Return the chart as a PNG (at 2x) or, with `svg`, an SVG file's bytes."""
+        buffer = QBuffer()
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        if svg:
             from PyQt6.QtSvg import QSvgGenerator  # aqt.qt does not re-export QtSvg
 
             gen = QSvgGenerator()
-            gen.setFileName(path)
+            gen.setOutputDevice(buffer)
             gen.setSize(self.size())
             gen.setViewBox(QRectF(0, 0, self.width(), self.height()))
             gen.setTitle("FSRS Calibration")
             self._render(gen, self.width(), self.height())
-        elif not self.to_image().save(path, "PNG"):
-            raise OSError(f"could not write {path}")
+        elif not self.to_image().save(buffer, "PNG"):
+            raise OSError("could not encode the chart as PNG")
+        return bytes(buffer.data().data())
+
+    def save(self, path: str, protected: Sequence[str] = ()) -> None:
+        """Write the chart to a .png or .svg file, whole or not at all, never over the `protected` collection.
+
+        Raises EvaluationError (one sentence) when the file is refused or cannot be written.
+        """
+        data = self.to_bytes(svg=path.lower().endswith(".svg"))
+        with safe_output(path, protected, force=True) as out:  # the save dialog asked before replacing
+            out.write(data)

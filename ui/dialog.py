@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +24,7 @@ from aqt.qt import (
     QProgressBar,
     QPushButton,
     QStackedWidget,
+    QStandardPaths,
     Qt,
     QTableWidget,
     QTableWidgetItem,
@@ -32,7 +34,17 @@ from aqt.qt import (
     QWidget,
 )
 
+from ..metrics.errors import EvaluationError
 from .chart import ChartWidget
+
+
+def save_folder(name: str) -> str:
+    """Return `name` in the user's Documents folder (else home): where save dialogs open."""
+    folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+    if not folder or not os.path.isdir(folder):
+        folder = os.path.expanduser("~")
+    return os.path.join(folder, name)
+
 
 TITLE = "FSRS Calibration"
 SCOPES = [
@@ -591,7 +603,9 @@ class CalibrationDialog(QDialog):
             )
             if answer != QMessageBox.StandardButton.Yes:
                 return
-            path, _ = QFileDialog.getSaveFileName(self, "Save export", "fsrs-benchmark.zip", "Zip archive (*.zip)")
+            path, _ = QFileDialog.getSaveFileName(
+                self, "Save export", save_folder("fsrs-benchmark.zip"), "Zip archive (*.zip)"
+            )
             if path:
                 self.save_export(path)
 
@@ -707,16 +721,17 @@ class CalibrationDialog(QDialog):
             clipboard.setText(format_report(self.evaluation))
 
     def save_chart(self, path: str) -> None:
-        """Write the calibration chart to a PNG or SVG file."""
-        self.chart.save(path)
+        """Write the calibration chart to a PNG or SVG file (never over the collection)."""
+        col = self.runner.collection()
+        self.chart.save(path, protected=[col.path] if col is not None else [])
 
     def _save_chart_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Save chart", "fsrs-calibration.png",
+        path, _ = QFileDialog.getSaveFileName(self, "Save chart", save_folder("fsrs-calibration.png"),
                                               "PNG image (*.png);;SVG image (*.svg)")  # fmt: skip
         if path:
             try:
                 self.save_chart(path)
-            except OSError as err:
+            except (OSError, EvaluationError) as err:
                 self.status.setText(f"Could not save: {err}")
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
