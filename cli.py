@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from .bundled import addon_version
+from .metrics import formatting as fmt
 from .metrics.errors import EvaluationError
 from .metrics.options import (
     BINNINGS,
@@ -271,7 +272,7 @@ def run_compare(args: argparse.Namespace) -> Any:
 def format_comparison(cmp: Any, given_params: bool = False) -> str:
     """Return the plain-text table of a comparison (`given_params`: fsrs-preset used the --params given)."""
     lines = [
-        f"Compared on {cmp.reviews_compared:,} of {cmp.reviews_total:,} scored reviews "
+        f"Compared on {fmt.count(cmp.reviews_compared)} of {fmt.count(cmp.reviews_total)} scored reviews "
         "(the parts a time-series split tests: every review after the first sixth).",
         "",
         f"{'model':<20} {'log loss':>9} {'95% interval':>17} {'RMSE (bins)':>12} {'AUC':>6} {'UM+ max':>8}",
@@ -279,12 +280,14 @@ def format_comparison(cmp: Any, given_params: bool = False) -> str:
     for name, m in cmp.models.items():
         ump = [v for v in cmp.um_plus[name].values() if v is not None]
         lines.append(
-            f"{name:<20} {m.log_loss:9.4f} {m.log_loss_ci[0]:8.4f}–{m.log_loss_ci[1]:<8.4f} {m.rmse_bins:12.4f}"
-            f" {m.auc if m.auc is not None else float('nan'):6.3f} {max(ump) if ump else float('nan'):8.4f}"
+            f"{name:<20} {fmt.log_loss(m.log_loss):>9} {fmt.interval(*m.log_loss_ci):>17} {fmt.rmse(m.rmse_bins):>12}"
+            f" {fmt.auc(m.auc):>6} {fmt.log_loss(max(ump) if ump else None):>8}"
         )
     if given_params:
         lines += ["", "fsrs-preset: FSRS with the parameters given with --params (not the presets')."]
-    lines += [""] + cmp.guidance
+    from .metrics.advice import comparison_advice
+
+    lines += [""] + comparison_advice(cmp)
     return "\n".join(lines)
 
 

@@ -15,6 +15,27 @@ from .errors import EvaluationError
 WEIGHTINGS = ("uniform", "recency")
 SAME_DAY = ("auto", "keep", "drop")
 MODELS = ("fsrs-preset", "fsrs-default", "fsrs-out-of-sample", "sm2", "anki-interval", "avg", "moving-avg")
+# What people read for each model: a name and one line on what it is.
+MODEL_NAMES = {
+    "fsrs-preset": "FSRS, your presets",
+    "fsrs-default": "FSRS, default parameters",
+    "fsrs-out-of-sample": "FSRS, trained on earlier reviews",
+    "sm2": "SM-2 (Anki's old scheduler)",
+    "anki-interval": "Anki's scheduled intervals",
+    "avg": "Average recall",
+    "moving-avg": "Moving average",
+}
+MODEL_DESCRIPTIONS = {
+    "fsrs-preset": "FSRS with each card's preset parameters (probably optimized on these same reviews: flatters).",
+    "fsrs-default": "FSRS with its default parameters (FSRS-6), the same for everybody.",
+    "fsrs-out-of-sample": "FSRS trained by Anki's optimizer only on the reviews before each predicted part "
+    "(comparable with the FSRS benchmark).",
+    "sm2": "SM-2's intervals turned into a recall forecast: 90% at the scheduled interval.",
+    "anki-interval": "The interval Anki actually scheduled, as a forecast: 90% at that interval.",
+    "avg": "Your average recall on the earlier reviews, the same for every card.",
+    "moving-avg": "Your recent recall (an exponential moving average), the same for every card.",
+}
+BASELINES = ("avg", "moving-avg", "sm2", "anki-interval")  # models with no memory model of the card
 
 
 @dataclass(frozen=True)

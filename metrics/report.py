@@ -2,27 +2,19 @@
 
 from __future__ import annotations
 
-import math
-
+from . import formatting as fmt
 from .evaluate import Evaluation
-
-
-def _fmt(x: float | None, digits: int = 4) -> str:
-    """Return a number for the text report ("n/a" when undefined)."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    return f"{x:.{digits}f}"
 
 
 def format_report(ev: Evaluation) -> str:
     """Return the plain-text report of an evaluation."""
     o = ev.overall
     lines = [
-        f"Reviews scored: {o.reviews:,} on {o.cards:,} cards",
-        f"Log loss:       {_fmt(o.log_loss)}",
-        f"RMSE (bins):    {_fmt(o.rmse_bins)}  ({ev.options.binning} binning, {ev.options.weighting} weights)",
-        f"AUC:            {_fmt(o.auc)}",
-        f"Retention:      measured {_fmt(o.retention * 100, 1)}%, predicted {_fmt(o.mean_predicted * 100, 1)}%",
+        f"Reviews scored: {fmt.count(o.reviews)} on {fmt.count(o.cards)} cards",
+        f"Log loss:       {fmt.log_loss(o.log_loss)}",
+        f"RMSE (bins):    {fmt.rmse(o.rmse_bins)}  ({ev.options.binning} binning, {ev.options.weighting} weights)",
+        f"AUC:            {fmt.auc(o.auc)}",
+        f"Retention:      measured {fmt.percent(o.retention)}, predicted {fmt.percent(o.mean_predicted)}",
         "",
         "Calibration (predicted R bin: reviews, mean predicted, measured, 95% interval):",
     ]
@@ -37,8 +29,8 @@ def format_report(ev: Evaluation) -> str:
         for d in ev.decks:
             s = d.scores
             lines.append(
-                f"  {d.name[:width]:<{width}}  {s.reviews:8,d}  log loss {_fmt(s.log_loss)}"
-                f"  RMSE {_fmt(s.rmse_bins)}  AUC {_fmt(s.auc)}"
+                f"  {d.name[:width]:<{width}}  {s.reviews:8,d}  log loss {fmt.log_loss(s.log_loss)}"
+                f"  RMSE {fmt.rmse(s.rmse_bins):>8}  AUC {fmt.auc(s.auc)}"
             )
     lines += ["", "Parameters:"]
     for p in ev.params:
