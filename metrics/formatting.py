@@ -7,7 +7,6 @@ No numpy here: the dialog formats on the main thread.
 
 from __future__ import annotations
 
-
 NA = "n/a"
 
 
