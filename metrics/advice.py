@@ -116,8 +116,8 @@ def advise(scores: dict[str, Score], reviews: int) -> list[str]:
             out.append(
                 f"{_named(b.name)} {how} FSRS with your presets: log loss {_ll(b)} against {_ll(own)}, on {n}. "
                 "FSRS's card-by-card predictions add little over that simple rule here. Common reasons: few "
-                "reviews per card, answer buttons used inconsistently (Hard for a forgotten card, Good for a "
-                "guess), or parameters that do not fit; check the 'What to do' findings or re-optimize."
+                "reviews per card, answer buttons used inconsistently (Hard for a forgotten card), or "
+                "parameters that do not fit (Deck Options → FSRS → Optimize)."
             )
 
     if oos is not None and best_baseline is not None:

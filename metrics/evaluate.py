@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -46,6 +46,7 @@ class DeckScores:
     name: str
     scores: Scores
     calibration: Calibration
+    preset: str = ""  # the deck's preset name (empty for a dataset, which has none)
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,7 @@ class Evaluation:
                 {
                     "deck_id": d.deck_id,
                     "name": d.name,
+                    "preset": d.preset,
                     **asdict(d.scores),
                     "calibration": [asdict(b) for b in d.calibration.bins],
                     "calibration_summary": _summary(d.calibration),
@@ -218,11 +220,14 @@ def evaluate(
     ignore = card_ignore_before(data, card_preset)
     drop = np.array(drop_of_set, dtype=bool)[set_of_card] if n_cards else np.zeros(0, dtype=bool)
     check()
-    return _score_reviews(
+    ev = _score_reviews(
         build_reviews(data.revlog, data.next_day_at, ignore, drop),  # held only there: freed after the replay
         np.stack(sets), set_of_card, options, data.card_ids, data.home_deck, data.deck_names, sources, notes,
         should_stop,
     )  # fmt: skip
+    preset_names = {pid: p.name for pid, p in data.presets.items()}
+    ev.decks[:] = [replace(d, preset=preset_names.get(data.deck_preset.get(d.deck_id, -1), "")) for d in ev.decks]
+    return ev
 
 
 def _score_reviews(

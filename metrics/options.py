@@ -25,6 +25,8 @@ MODEL_NAMES = {
     "avg": "Average recall",
     "moving-avg": "Moving average",
 }
+MODEL_SHORT = {"fsrs-preset": "FSRS", "fsrs-default": "FSRS-def", "fsrs-out-of-sample": "FSRS-oos", "sm2": "SM-2",
+               "anki-interval": "Anki ivl", "avg": "AVG", "moving-avg": "MOV-AVG"}  # fmt: skip
 MODEL_DESCRIPTIONS = {
     "fsrs-preset": "FSRS with each card's preset parameters (probably optimized on these same reviews: flatters).",
     "fsrs-default": "FSRS with its default parameters (FSRS-6), the same for everybody.",

@@ -151,9 +151,16 @@ def test_per_deck_table_sorts_and_opens_a_deck(qtbot, col):
     dialog, _ = make_dialog(qtbot, col)
     run_and_wait(qtbot, dialog)
     table = dialog.deck_table
-    table.sortItems(1)  # by reviews, ascending, numerically
-    counts = [table.item(r, 1).value for r in range(table.rowCount())]
-    assert counts == sorted(counts)
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert headers == ["Deck", "Preset", "Reviews", "Predicted", "Measured", "Log loss", "RMSE (bins)", "AUC"]
+    by_reviews = sorted(dialog.evaluation.decks, key=lambda d: -d.scores.reviews)
+    assert [table.item(r, 2).value for r in range(table.rowCount())] == [d.scores.reviews for d in by_reviews]
+    presets = {table.item(r, 0).text(): table.item(r, 1).text() for r in range(table.rowCount())}
+    assert presets["Six"] == presets["Six::Sub"] == "P6" and presets["FourFive"] == "P45"
+    for column, attr in ((5, "log_loss"), (6, "rmse_bins"), (3, "mean_predicted"), (4, "retention")):
+        table.sortItems(column)  # ascending, numerically
+        shown = [table.item(r, column).value for r in range(table.rowCount())]
+        assert shown == sorted(getattr(d.scores, attr) for d in dialog.evaluation.decks)
     row = next(r for r in range(table.rowCount()) if table.item(r, 0).text() == "Five")
     dialog._open_deck_row(row)
     qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
@@ -264,10 +271,17 @@ def test_compare_models_tab(qtbot, col):
     assert dialog.um_table.item(0, 1).text() == f"{cmp.um_plus[first_row][second]:.3f}"
     dialog._select(dialog.um_choice, "um")
     assert dialog.um_table.item(0, 1).text() == f"{cmp.um[first_row][second]:.3f}"
-    dialog.tabs.setCurrentIndex(dialog.tabs.count() - 1)
+    dialog.tabs.setCurrentWidget(dialog.compare)
     dialog.compare_chart.repaint()
     assert len(dialog.compare_chart.points) == sum(len(m.calibration.bins) for m in cmp.models.values())
-    assert "log loss" in dialog.compare_guidance.text()
+    from fsrs_calibration.metrics.advice import comparison_advice
+    from fsrs_calibration.metrics.options import MODEL_NAMES
+
+    assert dialog.compare_guidance.toPlainText() == "\n\n".join(comparison_advice(cmp))
+    assert dialog.compare_guidance.toPlainText().startswith(f"Only {cmp.reviews_compared} reviews")  # 654: too few
+    names = {dialog.compare_table.item(r, 0).text() for r in range(7)}
+    assert names == {MODEL_NAMES[m] for m in cmp.models}
+    assert dialog.compare.model_order()[0] == min(cmp.models, key=lambda m: cmp.models[m].log_loss)
     SHOTS.mkdir(parents=True, exist_ok=True)
     dialog.resize(1000, 800)
     dialog.grab().save(str(SHOTS / "dialog-compare.png"))

@@ -15,6 +15,7 @@ from aqt.qt import (
     QBuffer,
     QColor,
     QFont,
+    QFontMetricsF,
     QImage,
     QIODevice,
     QMouseEvent,
@@ -34,9 +35,10 @@ from aqt.qt import (
 
 from ..metrics.safefile import safe_output
 
-PREDICTED = QColor("#3b82f6")  # blue: FSRS's prediction
-MEASURED = QColor("#f59e0b")  # amber: what you actually recalled
-MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 52, 56, 16, 44
+PREDICTED = QColor("#0072B2")  # blue: FSRS's prediction (Okabe-Ito)
+MEASURED = QColor("#E69F00")  # orange: what you actually recalled
+# Okabe & Ito's colour-blind-safe palette without black (which a dark theme would hide): one per model.
+MODEL_COLORS = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442"]
 
 
 @dataclass(frozen=True)
@@ -56,25 +58,76 @@ def _pct(v: float) -> str:
 
 
 class _Plot:
-    """Maps data coordinates into a rectangle and draws axes (x and y from 0 to 1 unless given)."""
+    """Maps data coordinates into a rectangle and draws axes (x and y from 0 to 1 unless given).
+
+    Fonts and margins scale with the rectangle: the font's pixel size follows the chart's size
+    (within 9-14 px), and every margin is a multiple of the line height.
+    """
 
     def __init__(
-        self, rect: QRectF, x_range: tuple[float, float] = (0.0, 1.0), y_range: tuple[float, float] = (0.0, 1.0)
+        self,
+        painter: QPainter,
+        rect: QRectF,
+        x_range: tuple[float, float] = (0.0, 1.0),
+        y_range: tuple[float, float] = (0.0, 1.0),
+        right: float = 1.5,
+        legend_right: float = 0.0,
+        legend_below: float = 0.0,
     ):
+        font = QFont(painter.font())
+        font.setPixelSize(int(max(9.0, min(14.0, min(rect.width() / 46, rect.height() / 26)))))
+        painter.setFont(font)
+        self.em = float(QFontMetricsF(font).height())
+        em = self.em
+        left, top, bottom = 4.2 * em, 0.8 * em, 2.9 * em + legend_below
         self.area = QRectF(
-            rect.left() + MARGIN_LEFT,
-            rect.top() + MARGIN_TOP,
-            max(10.0, rect.width() - MARGIN_LEFT - MARGIN_RIGHT),
-            max(10.0, rect.height() - MARGIN_TOP - MARGIN_BOTTOM),
+            rect.left() + left,
+            rect.top() + top,
+            max(10.0, rect.width() - left - right * em - legend_right),
+            max(10.0, rect.height() - top - bottom),
         )
         self.x0, self.x1 = x_range
         self.y0, self.y1 = y_range
+        self.metrics = QFontMetricsF(font)
 
     def at(self, x: float, y: float) -> QPointF:
         a = self.area
         fx = (x - self.x0) / (self.x1 - self.x0) if self.x1 > self.x0 else 0.5
         fy = (y - self.y0) / (self.y1 - self.y0) if self.y1 > self.y0 else 0.5
         return QPointF(a.left() + fx * a.width(), a.bottom() - fy * a.height())
+
+    def x_labels(self, painter: QPainter, labels: list[tuple[float, str]]) -> None:
+        """Draw labels under the x axis, thinned so that no two overlap (the last one always kept)."""
+        if not labels:
+            return
+        widest = max(self.metrics.horizontalAdvance(t) for _, t in labels) + self.em * 0.8
+        xs = [self.at(x, self.y0).x() for x, _ in labels]
+        gap = min((abs(b - a) for a, b in zip(xs, xs[1:], strict=False)), default=widest)
+        every = max(1, math.ceil(widest / max(gap, 1e-9)))
+        keep = set(range(len(labels) - 1, -1, -every))
+        for k, ((_, label), x) in enumerate(zip(labels, xs, strict=True)):
+            if k in keep:
+                rect = QRectF(x - widest / 2, self.area.bottom() + 0.2 * self.em, widest, self.em)
+                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, label)
+
+    def y_labels(self, painter: QPainter, values: list[float]) -> None:
+        """Draw percentage labels left of the y axis."""
+        for y in values:
+            p = self.at(self.x0, y)
+            rect = QRectF(self.area.left() - 4.0 * self.em, p.y() - self.em / 2, 3.7 * self.em, self.em)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{y * 100:.0f}%")
+
+    def x_title(self, painter: QPainter, title: str) -> None:
+        rect = QRectF(self.area.left(), self.area.bottom() + 1.4 * self.em, self.area.width(), self.em * 1.2)
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, title)
+
+    def y_title(self, painter: QPainter, rect: QRectF, title: str) -> None:
+        painter.save()
+        painter.translate(rect.left() + 0.7 * self.em, self.area.center().y())
+        painter.rotate(-90)
+        painter.drawText(QRectF(-self.area.height() / 2, -self.em / 2, self.area.height(), self.em),
+                         Qt.AlignmentFlag.AlignCenter, title)  # fmt: skip
+        painter.restore()
 
 
 def _colors(palette: QPalette) -> tuple[QColor, QColor, QColor]:
@@ -94,41 +147,24 @@ def paint_calibration(
     bins = list(calibration.bins)
     lo_x = min([b.lower for b in bins] + [0.5]) if bins else 0.0
     x0 = math.floor(lo_x * 10) / 10
-    plot = _Plot(rect, (x0, 1.0), (0.0, 1.0))
-    area = plot.area
+    plot = _Plot(painter, rect, (x0, 1.0), (0.0, 1.0), right=4.0)
+    area, em = plot.area, plot.em
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-    font = QFont(painter.font())
-    font.setPointSizeF(max(7.0, font.pointSizeF() * 0.9))
-    painter.setFont(font)
 
     # grid and axes
     painter.setPen(QPen(grid, 1))
     step = 0.1 if 1.0 - x0 <= 0.61 else 0.2
-    ticks = [round(1.0 - i * step, 2) for i in range(int(round((1.0 - x0) / step)) + 1)]
+    ticks = [round(1.0 - i * step, 2) for i in range(int(round((1.0 - x0) / step)) + 1)][::-1]
     for t in ticks:
         painter.drawLine(plot.at(t, 0), plot.at(t, 1))
     for i in range(6):
         painter.drawLine(plot.at(x0, i / 5), plot.at(1, i / 5))
     painter.setPen(QPen(text, 1))
     painter.drawRect(area)
-    for t in ticks:
-        p = plot.at(t, 0)
-        painter.drawText(QRectF(p.x() - 30, p.y() + 4, 60, 16), Qt.AlignmentFlag.AlignCenter, f"{t * 100:.0f}%")
-    for i in range(6):
-        p = plot.at(x0, i / 5)
-        painter.drawText(QRectF(p.x() - 48, p.y() - 8, 44, 16), Qt.AlignmentFlag.AlignRight, f"{i * 20}%")
-    painter.drawText(
-        QRectF(area.left(), area.bottom() + 22, area.width(), 18),
-        Qt.AlignmentFlag.AlignCenter,
-        "Predicted recall (FSRS)",
-    )
-    painter.save()
-    painter.translate(rect.left() + 12, area.center().y())
-    painter.rotate(-90)
-    painter.drawText(
-        QRectF(-area.height() / 2, -10, area.height(), 18), Qt.AlignmentFlag.AlignCenter, "Measured recall"
-    )
-    painter.restore()
+    plot.x_labels(painter, [(t, f"{t * 100:.0f}%") for t in ticks])
+    plot.y_labels(painter, [i / 5 for i in range(6)])
+    plot.x_title(painter, "Predicted recall (FSRS)")
+    plot.y_title(painter, rect, "Measured recall")
 
     # histogram of review counts (right axis)
     if bins:
@@ -140,14 +176,10 @@ def paint_calibration(
             height = area.height() * 0.35 * b.count / top
             painter.fillRect(QRectF(left.x() + 1, area.bottom() - height, right.x() - left.x() - 2, height), hist)
         painter.setPen(QPen(text, 1))
-        painter.drawText(
-            QRectF(area.right() + 4, area.bottom() - area.height() * 0.35 - 8, MARGIN_RIGHT - 4, 16),
-            Qt.AlignmentFlag.AlignLeft,
-            f"{top:,}",
-        )
-        painter.drawText(
-            QRectF(area.right() + 4, area.bottom() - 16, MARGIN_RIGHT - 4, 16), Qt.AlignmentFlag.AlignLeft, "reviews"
-        )
+        side = QRectF(area.right() + 0.3 * em, area.bottom() - area.height() * 0.35 - em / 2, 3.6 * em, em)
+        painter.drawText(side, Qt.AlignmentFlag.AlignLeft, f"{top:,}")
+        painter.drawText(QRectF(area.right() + 0.3 * em, area.bottom() - em, 3.6 * em, em), Qt.AlignmentFlag.AlignLeft,
+                         "reviews")  # fmt: skip
 
     # the diagonal: perfect calibration
     painter.setPen(QPen(text, 1, Qt.PenStyle.DashLine))
@@ -173,12 +205,13 @@ def paint_calibration(
         )
         drawn.append((p, Point(b.mean_predicted, b.mean_actual, b.ci_low, b.ci_high, b.count, tip)))
     painter.setBrush(MEASURED)
+    scale = em / 16
     for p, pt in drawn:
-        radius = 2.5 + 3.5 * math.sqrt(pt.count / max(1, max(q.count for _, q in drawn)))
+        radius = (2.5 + 3.5 * math.sqrt(pt.count / max(1, max(q.count for _, q in drawn)))) * scale
         painter.drawEllipse(p, radius, radius)
     painter.setBrush(Qt.BrushStyle.NoBrush)
 
-    _legend(painter, QPointF(area.left() + 10, area.top() + 8), text, [
+    _legend(painter, QPointF(area.left() + 0.6 * em, area.top() + 0.5 * em), text, em, [
         (None, "", title),
         (MEASURED, "dot", "measured recall per bin, 95% interval"),
         (text, "dash", "perfect calibration"),
@@ -187,25 +220,31 @@ def paint_calibration(
     return drawn
 
 
-def _legend(painter: QPainter, origin: QPointF, text: QColor, items: list[tuple[QColor | None, str, str]]) -> None:
-    """Draw legend rows: a marker (dot, dash or dotted line) in its colour, then the label."""
+def _legend(painter: QPainter, origin: QPointF, text: QColor, em: float,
+            items: list[tuple[QColor | None, str, str]], width: float = 0.0) -> None:  # fmt: skip
+    """Draw legend rows (a marker in its colour, then the label); labels elided to `width` if given."""
     y = origin.y()
+    metrics = QFontMetricsF(painter.font())
     for color, style, label in items:
         x = origin.x()
         if color is not None:
             if style == "dot":
                 painter.setPen(QPen(color, 1))
                 painter.setBrush(color)
-                painter.drawEllipse(QPointF(x + 8, y + 7), 3.5, 3.5)
+                painter.drawEllipse(QPointF(x + 0.5 * em, y + em / 2), 0.25 * em, 0.25 * em)
                 painter.setBrush(Qt.BrushStyle.NoBrush)
             else:
-                pen_style = Qt.PenStyle.DashLine if style == "dash" else Qt.PenStyle.DotLine
-                painter.setPen(QPen(color, 1.5, pen_style))
-                painter.drawLine(QPointF(x, y + 7), QPointF(x + 16, y + 7))
-            x += 22
+                pen_style = {"dash": Qt.PenStyle.DashLine, "line": Qt.PenStyle.SolidLine}.get(
+                    style, Qt.PenStyle.DotLine
+                )
+                painter.setPen(QPen(color, 2 if style == "line" else 1.5, pen_style))
+                painter.drawLine(QPointF(x, y + em / 2), QPointF(x + em, y + em / 2))
+            x += 1.4 * em
         painter.setPen(QPen(text, 1))
-        painter.drawText(QRectF(x, y, 320, 16), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)
-        y += 16
+        room = width - (x - origin.x()) if width else 40 * em
+        shown = metrics.elidedText(label, Qt.TextElideMode.ElideRight, room)
+        painter.drawText(QRectF(x, y, room, em), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, shown)
+        y += em
 
 
 def paint_feature(
@@ -218,28 +257,24 @@ def paint_feature(
     n = len(rows)
     values = [r.mean_actual for r in rows] + [r.mean_predicted for r in rows]
     y0 = math.floor(min(values + [0.7]) * 10) / 10
-    plot = _Plot(rect, (-0.5, max(0.5, n - 0.5)), (y0, 1.0))
-    area = plot.area
+    plot = _Plot(painter, rect, (-0.5, max(0.5, n - 0.5)), (y0, 1.0))
+    area, em = plot.area, plot.em
     painter.setPen(QPen(grid, 1))
     steps = max(1, round((1.0 - y0) / 0.1))
-    for i in range(steps + 1):
-        y = y0 + i * (1.0 - y0) / steps
+    ys = [y0 + i * (1.0 - y0) / steps for i in range(steps + 1)]
+    for y in ys:
         painter.drawLine(plot.at(-0.5, y), plot.at(n - 0.5, y))
     painter.setPen(QPen(text, 1))
     painter.drawRect(area)
-    for i in range(steps + 1):
-        y = y0 + i * (1.0 - y0) / steps
-        p = plot.at(-0.5, y)
-        painter.drawText(QRectF(p.x() - 48, p.y() - 8, 44, 16), Qt.AlignmentFlag.AlignRight, f"{y * 100:.0f}%")
+    plot.y_labels(painter, ys)
     unit = {"interval": " d", "reviews": "", "lapses": ""}.get(feature, "")
-    for i, r in enumerate(rows):
-        label = f"{r.lowest}" if r.lowest == r.highest else f"{r.lowest}–{r.highest}"
-        p = plot.at(i, y0)
-        painter.drawText(QRectF(p.x() - 40, p.y() + 4, 80, 16), Qt.AlignmentFlag.AlignCenter, label + unit)
+    plot.x_labels(painter, [(i, label_of(r) + unit) for i, r in enumerate(rows)])
     axis = {"interval": "Interval (days since the previous review)", "reviews": "Reviews of the card so far",
             "lapses": "Lapses of the card so far"}.get(feature, feature)  # fmt: skip
-    painter.drawText(QRectF(area.left(), area.bottom() + 22, area.width(), 18), Qt.AlignmentFlag.AlignCenter, axis)
+    plot.x_title(painter, axis)
+    plot.y_title(painter, rect, "Recall")
     drawn: list[tuple[QPointF, Point]] = []
+    radius = 0.25 * em
     for color, attr in ((PREDICTED, "mean_predicted"), (MEASURED, "mean_actual")):
         path = QPainterPath()
         for i, r in enumerate(rows):
@@ -250,46 +285,44 @@ def paint_feature(
         painter.setBrush(color)
         for i, r in enumerate(rows):
             p = plot.at(i, getattr(r, attr))
-            painter.drawEllipse(p, 3.5, 3.5)
+            painter.drawEllipse(p, radius, radius)
             if attr == "mean_actual":
                 tip = (f"{axis}: {label_of(r)}\n{r.count:,} reviews\nPredicted {_pct(r.mean_predicted)}\n"
                        f"Measured {_pct(r.mean_actual)}")  # fmt: skip
                 drawn.append((p, Point(i, r.mean_actual, r.mean_actual, r.mean_actual, r.count, tip)))
         painter.setBrush(Qt.BrushStyle.NoBrush)
-    _legend(painter, QPointF(area.left() + 10, area.top() + 8), text,
+    _legend(painter, QPointF(area.left() + 0.6 * em, area.top() + 0.5 * em), text, em,
             [(PREDICTED, "dot", "predicted by FSRS"), (MEASURED, "dot", "measured (your answers)")])  # fmt: skip
     return drawn
-
-
-MODEL_COLORS = ["#3b82f6", "#f59e0b", "#10b981", "#ef4444", "#8b5cf6", "#ec4899", "#14b8a6", "#a3a3a3"]
 
 
 def paint_overlay(
     painter: QPainter, rect: QRectF, curves: list[tuple[str, Any]], palette: QPalette
 ) -> list[tuple[QPointF, Point]]:
-    """Draw several models' calibration curves (name, engine Calibration) on one chart, with a legend."""
+    """Draw several models' calibration curves (label, engine Calibration) on one chart, the legend outside it."""
     text, grid, background = _colors(palette)
     painter.fillRect(rect, background)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     lows = [b.lower for _, cal in curves for b in cal.bins]
     x0 = math.floor(min(lows + [0.5]) * 10) / 10
-    plot = _Plot(rect, (x0, 1.0), (0.0, 1.0))
+    probe = _Plot(painter, rect)  # the font and line height for this size
+    em, metrics = probe.em, probe.metrics
+    widest = max([metrics.horizontalAdvance(name) for name, _ in curves] + [0.0]) + 1.6 * em
+    beside = rect.width() - widest > 18 * em  # legend right of the plot when there is room, else below it
+    legend_w = min(widest, rect.width() * 0.45) if beside else rect.width() - 5 * em
+    plot = _Plot(painter, rect, (x0, 1.0), (0.0, 1.0), legend_right=legend_w + 0.5 * em if beside else 0.0,
+                 legend_below=0.0 if beside else em * (len(curves) + 0.5))  # fmt: skip
     area = plot.area
     painter.setPen(QPen(grid, 1))
     for i in range(6):
         painter.drawLine(plot.at(x0, i / 5), plot.at(1, i / 5))
     painter.setPen(QPen(text, 1))
     painter.drawRect(area)
-    for i in range(6):
-        p = plot.at(x0, i / 5)
-        painter.drawText(QRectF(p.x() - 48, p.y() - 8, 44, 16), Qt.AlignmentFlag.AlignRight, f"{i * 20}%")
+    plot.y_labels(painter, [i / 5 for i in range(6)])
     steps = int(round((1.0 - x0) / 0.1))
-    for i in range(steps + 1):
-        t = 1.0 - i * 0.1
-        p = plot.at(t, 0)
-        painter.drawText(QRectF(p.x() - 30, p.y() + 4, 60, 16), Qt.AlignmentFlag.AlignCenter, f"{t * 100:.0f}%")
-    painter.drawText(QRectF(area.left(), area.bottom() + 22, area.width(), 18), Qt.AlignmentFlag.AlignCenter,
-                     "Predicted recall")  # fmt: skip
+    plot.x_labels(painter, [(1.0 - i * 0.1, f"{(1.0 - i * 0.1) * 100:.0f}%") for i in range(steps, -1, -1)])
+    plot.x_title(painter, "Predicted recall")
+    plot.y_title(painter, rect, "Measured recall")
     painter.setPen(QPen(text, 1, Qt.PenStyle.DashLine))
     painter.drawLine(plot.at(x0, x0), plot.at(1, 1))
     drawn: list[tuple[QPointF, Point]] = []
@@ -304,8 +337,10 @@ def paint_overlay(
             drawn.append((p, Point(b.mean_predicted, b.mean_actual, b.ci_low, b.ci_high, b.count, tip)))
         painter.setPen(QPen(color, 2))
         painter.drawPath(path)
-        legend.append((color, "dot", name))
-    _legend(painter, QPointF(area.left() + 10, area.top() + 8), text, legend)
+        legend.append((color, "line", name))
+    origin = (QPointF(area.right() + 0.8 * em, area.top()) if beside
+              else QPointF(area.left(), area.bottom() + 3.0 * em))  # fmt: skip
+    _legend(painter, origin, text, em, legend, width=legend_w)
     return drawn
 
 
@@ -324,7 +359,7 @@ class ChartWidget(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setMouseTracking(True)
-        self.setMinimumSize(QSize(420, 300))
+        self.setMinimumSize(QSize(220, 140))
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self._painter_fn: Any = None
         self._points: list[tuple[QPointF, Point]] = []

@@ -1,4 +1,4 @@
-"""The FSRS Calibration dialog: scope and options, background evaluation, headline, charts, per-deck table."""
+"""The FSRS Calibration dialog: the shell around the tabs (scope, options, run and cancel, status, headline)."""
 
 from __future__ import annotations
 
@@ -8,34 +8,40 @@ from collections.abc import Callable
 from typing import Any
 
 from aqt.qt import (
-    QAbstractItemView,
     QApplication,
     QCheckBox,
-    QColor,
     QComboBox,
     QDialog,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
-    QPlainTextEdit,
     QProgressBar,
     QPushButton,
+    QSize,
+    QSizePolicy,
     QStackedWidget,
     QStandardPaths,
     Qt,
-    QTableWidget,
-    QTableWidgetItem,
     QTabWidget,
     QTimer,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from ..metrics import formatting as fmt
 from ..metrics.errors import EvaluationError
-from .chart import ChartWidget
+from .tab_compare import CompareView
+from .tab_decks import DecksView
+from .tab_export import LEAVES as EXPORT_LEAVES
+from .tab_export import NEVER as EXPORT_NEVER
+from .tab_export import ExportView
+from .tab_report import ReportView
+from .tab_results import ResultsView
+from .tab_where import WhereView
+from .widgets import View, combo
 
 
 def save_folder(name: str) -> str:
@@ -59,70 +65,15 @@ WEIGHTINGS = [("uniform", "Every review the same"), ("recency", "Recent reviews 
 SAME_DAY = [("auto", "Automatic (by parameter version)"), ("keep", "Keep in history (FSRS-5/6)"),
             ("drop", "Drop from history (FSRS-4.5)")]  # fmt: skip
 
-HELP = {
-    "reviews": "Reviews scored: every review of a card on a later day than its previous review. "
-    "Same-day repeats are never scored.",
-    "log_loss": "Log loss: how surprised FSRS was by your answers, on average. Lower is better. "
-    "It punishes confident mistakes hard and cannot be gamed by clever averaging.",
-    "rmse": "RMSE (bins): how far predicted recall is from measured recall, in percentage points, "
-    "over groups of similar reviews (interval, number of reviews, number of lapses). Lower is better. "
-    "On its own it can be gamed (a model that predicts averages can score well while ranking cards "
-    "badly), so read it beside log loss and AUC.",
-    "auc": "AUC: can FSRS tell the reviews you forget from those you remember? 0.5 is a coin flip, "
-    "1.0 is perfect ranking; FSRS is typically around 0.7.",
-    "retention": "Measured retention is the share of scored reviews answered Hard, Good or Easy; "
-    "predicted is FSRS's average prediction for them. A good FSRS has the two close.",
-}
-
-
-EXPORT_HELP = (
-    "Writes a zip in the format of the FSRS benchmark's dataset (anki-revlogs-10k): for each review its "
-    "card number, day number (counted from your first review), answer button, kind of review, time taken "
-    "and days/seconds since the card's previous review; for each card its note and deck number; for each "
-    "deck its parent and preset number. Every number is renumbered from 0. No names, card text, tags, "
-    "note types, dates, times of day, time zone, profile or file names."
-)
-
-
-COMPARE_HELP = (
-    "Scores several models on the same reviews: the ones a time-series split tests (every review after the "
-    "first sixth, in time order). 'fsrs-out-of-sample' is trained by Anki's own optimizer five times, each "
-    "time only on the reviews before the part it predicts: that number is comparable with the FSRS benchmark's. "
-    "This takes longer than an evaluation."
-)
-UM_HELP = (
-    "UM+ (Universal Metric+, from fsrs-vs-sm17): how far the row model's predictions are from your answers in the "
-    "groups of reviews where the row and column models disagree by about the same amount. Lower is better; each "
-    "model is ranked by its worst opponent."
-)
-
-
-class _NumberItem(QTableWidgetItem):
-    """A table cell that sorts by its number, not its text."""
-
-    def __init__(self, value: float | None, text: str) -> None:
-        super().__init__(text)
-        self.value = float("-inf") if value is None else value
-        self.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-
-    def __lt__(self, other: QTableWidgetItem) -> bool:
-        if isinstance(other, _NumberItem):
-            return self.value < other.value
-        return super().__lt__(other)
-
-
-def _fmt(v: float | None, digits: int = 4) -> str:
-    return "n/a" if v is None or v != v else f"{v:.{digits}f}"
-
 
 def headline(ev: Any) -> str:
     """Return the plain-words summary of an evaluation."""
     o = ev.overall
-    auc = "AUC n/a (only one kind of answer)" if o.auc is None else f"AUC {o.auc:.2f}"
+    auc = "AUC n/a (only one kind of answer)" if o.auc is None else f"AUC {fmt.auc(o.auc)}"
     return (
-        f"Over {o.reviews:,} reviews, FSRS's predicted recall was off by {o.rmse_bins * 100:.1f} percentage "
-        f"points on average (RMSE bins). Log loss {o.log_loss:.3f}, {auc}. You recalled "
-        f"{o.retention * 100:.1f}% of these reviews; FSRS predicted {o.mean_predicted * 100:.1f}%."
+        f"Over {fmt.count(o.reviews)} reviews, FSRS's predicted recall was off by {fmt.rmse(o.rmse_bins)} "
+        f"(percentage points) on average (RMSE bins). Log loss {fmt.log_loss(o.log_loss)}, {auc}. You recalled "
+        f"{fmt.percent(o.retention)} of these reviews; FSRS predicted {fmt.percent(o.mean_predicted)}."
     )
 
 
@@ -149,8 +100,34 @@ def _options(choices: dict[str, str], anki_version: str) -> Any:
     return Options(**choices, short_term_floor_rating=short_term_floor_rating(anki_version))
 
 
+def describe(ev: Any, scope: str) -> str:
+    """Return what produced the numbers: scope, reviews scored, parameters, same-day rule, binning, weighting."""
+    versions = {21: "FSRS-6", 19: "FSRS-5", 17: "FSRS-4.5"}
+    params = []
+    for p in ev.params:
+        if p.source == "defaults":
+            params.append(f"{p.preset} (FSRS-6 defaults)" if p.preset else "FSRS-6 defaults")
+        elif p.source == "given":
+            params.append(f"given {versions.get(p.length, '')} parameters")
+        else:
+            params.append(f"{p.preset} ({versions.get(p.length, f'{p.length} parameters')})")
+    rules = sorted({p.same_day for p in ev.params})
+    same_day = {("keep",): "same-day repeats kept", ("drop",): "same-day repeats dropped"}.get(
+        tuple(rules), "same-day repeats kept for FSRS-5/6, dropped for FSRS-4.5"
+    )
+    o = ev.options
+    return (
+        f"<b>{scope}</b>: {fmt.count(ev.overall.reviews)} reviews scored · parameters: {', '.join(params)} · "
+        f"{same_day} · {o.binning} bins · {'recency' if o.weighting == 'recency' else 'equal'} weights"
+    )
+
+
 class CalibrationDialog(QDialog):
-    """Non-modal dialog: pick a scope and options, evaluate in the background, read the results."""
+    """Non-modal dialog: pick a scope and options, evaluate in the background, read the results in tabs.
+
+    The dialog is the shell (scope, options, run and cancel, status, headline); each tab is a view
+    module of its own that draws the engine's result.
+    """
 
     def __init__(self, parent: QWidget | None, runner: Any, config: dict[str, Any],
                  save_config: Callable[[dict[str, Any]], None] | None = None,
@@ -167,29 +144,27 @@ class CalibrationDialog(QDialog):
         self.export_tables: Any = None
         self.export_summary = ""
         self.comparison: Any = None
+        self.stale = False
         self._cancel = threading.Event()
         self._running = False
         self._cache: dict[tuple[str, int], Any] = {}
         self._reads = 0  # how many times the revlog was read (tests check the cache)
+        self._loading = True
         self._build()
         self._fill_pickers()
         self._load_config()
-        self.resize(860, 720)
+        self._loading = False
+        self._fitted = False
 
     # -- layout ---------------------------------------------------------------------------
-    def _combo(self, items: list[tuple[str, str]]) -> QComboBox:
-        box = QComboBox()
-        for key, text in items:
-            box.addItem(text, key)
-        return box
-
     def _build(self) -> None:
         layout = QVBoxLayout(self)
-        form = QFormLayout()
+        layout.setSpacing(4)
         scope_row = QHBoxLayout()
-        self.scope_kind = self._combo(SCOPES)
-        self.deck_box = QComboBox()
-        self.preset_box = QComboBox()
+        scope_row.addWidget(QLabel("Scope:"))
+        self.scope_kind = combo(SCOPES)
+        self.deck_box = combo([])
+        self.preset_box = combo([])
         self.search_edit = QLineEdit()
         self.search_edit.setPlaceholderText("Anki search, e.g. deck:Spanish -is:suspended")
         self.scope_stack = QStackedWidget()
@@ -198,16 +173,38 @@ class CalibrationDialog(QDialog):
         self.scope_kind.currentIndexChanged.connect(self.scope_stack.setCurrentIndex)
         scope_row.addWidget(self.scope_kind)
         scope_row.addWidget(self.scope_stack, 1)
-        form.addRow("Scope:", scope_row)
-        self.params_box = self._combo(PARAMS)
-        self.binning_box = self._combo(BINNINGS)
-        self.weighting_box = self._combo(WEIGHTINGS)
-        self.same_day_box = self._combo(SAME_DAY)
+        layout.addLayout(scope_row)
+
+        options_row = QHBoxLayout()
+        self.options_toggle = QToolButton()
+        self.options_toggle.setText("Options")
+        self.options_toggle.setCheckable(True)
+        self.options_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.options_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.options_toggle.toggled.connect(self._toggle_options)
+        self.options_summary = QLabel("")
+        self.options_summary.setWordWrap(True)
+        self.options_summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        options_row.addWidget(self.options_toggle)
+        options_row.addWidget(self.options_summary, 1)
+        layout.addLayout(options_row)
+        self.options_panel = QWidget()
+        form = QFormLayout(self.options_panel)
+        form.setContentsMargins(18, 0, 0, 0)
+        self.params_box = combo(PARAMS)
+        self.binning_box = combo(BINNINGS)
+        self.weighting_box = combo(WEIGHTINGS)
+        self.same_day_box = combo(SAME_DAY)
         form.addRow("Parameters:", self.params_box)
         form.addRow("RMSE bins:", self.binning_box)
         form.addRow("Weighting:", self.weighting_box)
         form.addRow("Same-day repeats:", self.same_day_box)
-        layout.addLayout(form)
+        self.options_panel.setVisible(False)
+        layout.addWidget(self.options_panel)
+        for box in (self.scope_kind, self.deck_box, self.preset_box, self.params_box, self.binning_box,
+                    self.weighting_box, self.same_day_box):  # fmt: skip
+            box.currentIndexChanged.connect(self._changed)
+        self.search_edit.textChanged.connect(self._changed)
 
         run_row = QHBoxLayout()
         self.run_button = QPushButton("Evaluate")
@@ -219,119 +216,103 @@ class CalibrationDialog(QDialog):
         self.progress = QProgressBar()
         self.progress.setRange(0, 0)
         self.progress.setVisible(False)
+        self.progress.setMaximumWidth(160)
         self.status = QLabel("")
+        self.status.setWordWrap(True)
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         run_row.addWidget(self.run_button)
         run_row.addWidget(self.cancel_button)
-        run_row.addWidget(self.progress, 1)
-        run_row.addWidget(self.status, 2)
+        run_row.addWidget(self.progress)
+        run_row.addWidget(self.status, 1)
         layout.addLayout(run_row)
 
         self.headline = QLabel("Choose a scope and press Evaluate.")
         self.headline.setWordWrap(True)
+        self.headline.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.headline.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.headline.setToolTip("\n\n".join(HELP.values()))
         layout.addWidget(self.headline)
-        self.metrics_row = QHBoxLayout()
-        self.metric_labels: dict[str, QLabel] = {}
-        for key in ("reviews", "log_loss", "rmse", "auc", "retention"):
-            label = QLabel("")
-            label.setToolTip(HELP[key])
-            self.metric_labels[key] = label
-            self.metrics_row.addWidget(label)
-        layout.addLayout(self.metrics_row)
-        self.notes = QLabel("")
-        self.notes.setWordWrap(True)
-        layout.addWidget(self.notes)
+        self.stale_label = QLabel("Out of date — run again: the results below are for other choices.")
+        self.stale_label.setStyleSheet("color: #D55E00; font-weight: bold")
+        self.stale_label.setWordWrap(True)
+        self.stale_label.setVisible(False)
+        layout.addWidget(self.stale_label)
 
+        self.results = ResultsView()
+        self.where = WhereView()
+        self.decks = DecksView(self._open_deck)
+        self.compare = CompareView(self.run_compare)
+        self.export = ExportView(self.prepare_export, self._save_export_dialog)
+        self.report_view = ReportView()
+        self.views: list[View] = [self.results, self.where, self.decks, self.compare, self.export, self.report_view]
         self.tabs = QTabWidget()
-        self.chart = ChartWidget()
-        self.tabs.addTab(self.chart, "Calibration")
-        feature_page = QWidget()
-        fl = QVBoxLayout(feature_page)
-        self.feature_box = self._combo([("interval", "By interval"), ("reviews", "By number of reviews"),
-                                        ("lapses", "By number of lapses")])  # fmt: skip
-        self.feature_box.currentIndexChanged.connect(self._show_feature)
-        self.feature_chart = ChartWidget()
-        fl.addWidget(self.feature_box)
-        fl.addWidget(self.feature_chart, 1)
-        self.tabs.addTab(feature_page, "Where the error is")
-        self.deck_table = QTableWidget(0, 6)
-        self.deck_table.setHorizontalHeaderLabels(["Deck", "Reviews", "Log loss", "RMSE (bins)", "AUC", "Retention"])
-        self.deck_table.setSortingEnabled(True)
-        self.deck_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.deck_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        header = self.deck_table.horizontalHeader()
-        if header is not None:
-            header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.deck_table.cellDoubleClicked.connect(self._open_deck_row)
-        self.deck_table.setToolTip("Cards whose home deck it is. Double-click a deck to evaluate it with its subdecks.")
-        self.tabs.addTab(self.deck_table, "Per deck")
-        self.report = QPlainTextEdit()
-        self.report.setReadOnly(True)
-        self.tabs.addTab(self.report, "Report")
-        self.tabs.addTab(self._build_compare(), "Compare models")
+        self.tabs.setUsesScrollButtons(True)
+        for view in self.views:
+            self.tabs.addTab(view, view.title)
         layout.addWidget(self.tabs, 1)
+        # names the tests and the end-to-end driver use
+        self.chart, self.notes = self.results.chart, self.results.notes
+        self.deck_table, self.report = self.decks.table, self.report_view.text
+        self.compare_table, self.compare_chart = self.compare.table, self.compare.chart
+        self.um_table, self.um_choice, self.compare_guidance = self.compare.um_table, self.compare.um_choice, \
+            self.compare.advice  # fmt: skip
 
         buttons = QHBoxLayout()
         self.save_button = QPushButton("Save chart…")
         self.save_button.clicked.connect(self._save_chart_dialog)
         self.copy_button = QPushButton("Copy results")
         self.copy_button.clicked.connect(self.copy_results)
-        self.export_button = QPushButton("Export for the FSRS benchmark…")
-        self.export_button.setToolTip(EXPORT_HELP)
-        self.export_button.clicked.connect(self.export_flow)
-        self.remember = QCheckBox("Remember these choices")
+        self.remember = QCheckBox("Remember choices")
+        self.remember.setToolTip("Use these scope and options again next time.")
         self.remember.setChecked(True)
         close = QPushButton("Close")
         close.clicked.connect(self.close)
         buttons.addWidget(self.save_button)
         buttons.addWidget(self.copy_button)
-        buttons.addWidget(self.export_button)
         buttons.addStretch(1)
         buttons.addWidget(self.remember)
         buttons.addWidget(close)
         layout.addLayout(buttons)
         self._set_results_enabled(False)
 
-    def _build_compare(self) -> QWidget:
-        page = QWidget()
-        layout = QVBoxLayout(page)
-        row = QHBoxLayout()
-        self.compare_button = QPushButton("Compare models")
-        self.compare_button.clicked.connect(self.run_compare)
-        self.compare_button.setToolTip(COMPARE_HELP)
-        row.addWidget(self.compare_button)
-        hint = QLabel("FSRS (your presets, the defaults, and trained only on earlier reviews), SM-2, Anki's "
-                      "intervals and two simple baselines, on the same reviews.")  # fmt: skip
-        hint.setWordWrap(True)
-        row.addWidget(hint, 1)
-        layout.addLayout(row)
-        self.compare_table = QTableWidget(0, 6)
-        self.compare_table.setHorizontalHeaderLabels(
-            ["Model", "Log loss", "95% interval", "RMSE (bins)", "AUC", "UM+ (worst)"]
-        )
-        self.compare_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.compare_table.setSortingEnabled(True)
-        layout.addWidget(self.compare_table, 3)
-        self.compare_chart = ChartWidget()
-        self.compare_chart.empty_text = "Press Compare models."
-        self.um_table = QTableWidget(0, 0)
-        self.um_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.um_table.setToolTip(UM_HELP)
-        self.um_choice = self._combo([("um_plus", "UM+ (bins where the two disagree)"),
-                                      ("um", "UM (bins of the column model's predictions)")])  # fmt: skip
-        self.um_choice.currentIndexChanged.connect(self._fill_um_table)
-        um_box = QVBoxLayout()
-        um_box.addWidget(self.um_choice)
-        um_box.addWidget(self.um_table, 1)
-        lower = QHBoxLayout()
-        lower.addWidget(self.compare_chart, 3)
-        lower.addLayout(um_box, 2)
-        layout.addLayout(lower, 3)
-        self.compare_guidance = QLabel("")
-        self.compare_guidance.setWordWrap(True)
-        layout.addWidget(self.compare_guidance)
-        return page
+    def _toggle_options(self, shown: bool) -> None:
+        self.options_panel.setVisible(shown)
+        self.options_toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+
+    def _update_options_summary(self) -> None:
+        """Show the options that differ from the defaults next to the Options button."""
+        defaults = ((self.params_box, "preset"), (self.binning_box, "benchmark"), (self.weighting_box, "uniform"),
+                    (self.same_day_box, "auto"))  # fmt: skip
+        changed = [box.currentText() for box, key in defaults if box.currentData() != key]
+        if not changed:
+            self.options_summary.setText("all at their defaults")
+        else:
+            remembered = " (remembered from last time)" if self._loading or self.config.get("_from_config") else ""
+            self.options_summary.setText(f"<b>{'; '.join(changed)}</b>{remembered}")
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        return QSize(920, 760)
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
+        super().showEvent(event)
+        if not self._fitted:
+            self._fitted = True
+            self.fit_to_screen()
+
+    def fit_to_screen(self) -> None:
+        """Resize and move the dialog to lie inside the available geometry of its screen."""
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is None:
+            return
+        avail = screen.availableGeometry()
+        frame_extra = self.frameGeometry().size() - self.geometry().size()
+        width = min(self.sizeHint().width(), avail.width() - frame_extra.width() - 16)
+        height = min(self.sizeHint().height(), avail.height() - frame_extra.height() - 16)
+        self.resize(max(width, self.minimumSizeHint().width()), max(height, self.minimumSizeHint().height()))
+        frame = self.frameGeometry()
+        x = min(max(frame.x(), avail.left()), avail.right() - frame.width() + 1)
+        y = min(max(frame.y(), avail.top()), avail.bottom() - frame.height() + 1)
+        if frame.width() > avail.width() or frame.height() > avail.height() or (x, y) != (frame.x(), frame.y()):
+            self.move(max(x, avail.left()), max(y, avail.top()))
 
     def _fill_pickers(self) -> None:
         col = self.runner.collection()
@@ -357,6 +338,7 @@ class CalibrationDialog(QDialog):
         self._select(self.weighting_box, c.get("weighting", "uniform"))
         self._select(self.same_day_box, c.get("same_day", "auto"))
         self.set_scope(c.get("scope", "collection"), c.get("scope_value", ""))
+        self._update_options_summary()
 
     # -- scope and options ----------------------------------------------------------------
     def set_scope(self, kind: str, value: str = "") -> None:
@@ -379,6 +361,12 @@ class CalibrationDialog(QDialog):
         }.get(kind, "")
         return kind, value
 
+    def scope_text(self) -> str:
+        """Return the chosen scope in words."""
+        kind, value = self.scope()
+        return {"collection": "Whole collection", "deck": f'Deck "{value}" with subdecks',
+                "preset": f'Preset "{value}"', "search": f"Search {value}"}.get(kind, kind)  # fmt: skip
+
     def choices(self) -> dict[str, str]:
         """Return the chosen options as plain strings (no engine import on the main thread)."""
         return {
@@ -392,11 +380,30 @@ class CalibrationDialog(QDialog):
         """Return the engine Options of the current choices (imports the engine: numpy)."""
         return _options(self.choices(), self.anki_version)
 
+    def _changed(self, *_args: Any) -> None:
+        """A scope or option changed: results shown so far no longer match."""
+        if self._loading:
+            return
+        self.config.pop("_from_config", None)
+        self._update_options_summary()
+        self.export_tables = None
+        self.export.clear("")
+        if self.evaluation is not None or self.comparison is not None:
+            self.set_stale(True)
+
+    def set_stale(self, stale: bool) -> None:
+        """Grey out the shown results and say they are out of date (or undo that)."""
+        self.stale = stale
+        self.stale_label.setVisible(stale)
+        for view in self.views:
+            if view is not self.export:
+                view.set_stale(stale)
+
     def _remember(self) -> None:
         kind, value = self.scope()
         self.config.update(self.choices(), scope=kind, scope_value=value)
         if self.save_config is not None and self.remember.isChecked():
-            self.save_config(dict(self.config))
+            self.save_config({k: v for k, v in self.config.items() if not k.startswith("_")})
 
     # -- running ----------------------------------------------------------------------------
     @property
@@ -418,19 +425,23 @@ class CalibrationDialog(QDialog):
             self._reads += 1
         return data
 
-    def run(self) -> None:
-        """Start an evaluation of the current scope and options in the background."""
-        if self._running:
-            return
+    def _scope_ready(self) -> bool:
         kind, value = self.scope()
         if kind in ("deck", "preset") and not value:
             self._show_message(f"Choose a {kind} first.")
-            return
+            return False
         if kind == "search" and not value:
             self._show_message("Type an Anki search first.")
+            return False
+        return True
+
+    def run(self) -> None:
+        """Start an evaluation of the current scope and options in the background."""
+        if self._running or not self._scope_ready():
             return
+        kind, value = self.scope()
         self._remember()
-        choices, anki_version = self.choices(), self.anki_version
+        choices, anki_version, scope = self.choices(), self.anki_version, self.scope_text()
         self._cancel.clear()
         self._set_running(True)
 
@@ -446,12 +457,16 @@ class CalibrationDialog(QDialog):
                 raise Cancelled()
             return evaluate(data, options, should_stop=self._cancel.is_set)
 
-        self.runner.run(self, op, self._done, self._failed)
+        def done(ev: Any) -> None:
+            self._set_running(False)
+            self.show_evaluation(ev, scope)
+
+        self.runner.run(self, op, done, self._failed)
 
     # -- comparison -------------------------------------------------------------------------
     def run_compare(self) -> None:
         """Compare the models on the current scope in the background (trains FSRS five times)."""
-        if self._running:
+        if self._running or not self._scope_ready():
             return
         kind, value = self.scope()
         choices, anki_version = self.choices(), self.anki_version
@@ -489,59 +504,24 @@ class CalibrationDialog(QDialog):
         self.runner.run(self, op, done, failed)
 
     def show_comparison(self, cmp: Any) -> None:
-        """Show a comparison: the table, the overlaid calibration curves, the UM+ matrix and the guidance."""
+        """Show a comparison in its tab."""
         self.comparison = cmp
-        table = self.compare_table
-        table.setSortingEnabled(False)
-        table.setRowCount(len(cmp.models))
-        for row, (name, m) in enumerate(cmp.models.items()):
-            worst = max((v for v in cmp.um_plus[name].values() if v is not None), default=None)
-            table.setItem(row, 0, QTableWidgetItem(name))
-            table.setItem(row, 1, _NumberItem(m.log_loss, _fmt(m.log_loss)))
-            table.setItem(row, 2, QTableWidgetItem(f"{m.log_loss_ci[0]:.4f}–{m.log_loss_ci[1]:.4f}"))
-            table.setItem(row, 3, _NumberItem(m.rmse_bins, _fmt(m.rmse_bins)))
-            table.setItem(row, 4, _NumberItem(m.auc, _fmt(m.auc, 3)))
-            table.setItem(row, 5, _NumberItem(worst, _fmt(worst)))
-        table.setSortingEnabled(True)
-        table.sortItems(1)  # best log loss first
-        self.compare_chart.show_overlay([(name, m.calibration) for name, m in cmp.models.items()])
-        self._fill_um_table()
-        self.compare_guidance.setText("\n".join(cmp.guidance))
-        self.status.setText(f"Compared on {cmp.reviews_compared:,} of {cmp.reviews_total:,} reviews.")
-
-    def _fill_um_table(self) -> None:
-        """Fill the heat table with the chosen matrix (row: the model judged; column: its referee)."""
-        cmp = self.comparison
-        if cmp is None:
-            return
-        matrix = getattr(cmp, self.um_choice.currentData())
-        names = list(cmp.models)
-        um = self.um_table
-        um.setRowCount(len(names))
-        um.setColumnCount(len(names))
-        um.setHorizontalHeaderLabels(names)
-        um.setVerticalHeaderLabels(names)
-        values = [v for a in names for v in matrix[a].values() if v is not None]
-        top = max(values) if values else 1.0
-        for i, a in enumerate(names):
-            for j, b in enumerate(names):
-                v = matrix[a][b]
-                item = QTableWidgetItem("–" if v is None else f"{v:.3f}")
-                if v is not None:
-                    heat = QColor("#f59e0b")
-                    heat.setAlphaF(0.15 + 0.75 * (v / top if top else 0))
-                    item.setBackground(heat)
-                um.setItem(i, j, item)
+        self.compare.show_comparison(cmp)
+        self.compare.set_stale(False)
+        if self.evaluation is None or not self.stale:
+            self.set_stale(False)
+        self.status.setText(f"Compared on {fmt.count(cmp.reviews_compared)} of {fmt.count(cmp.reviews_total)} reviews.")
 
     # -- export -----------------------------------------------------------------------------
     def prepare_export(self, then: Callable[[Any], None] | None = None) -> None:
         """Build the benchmark tables of the current scope in the background; then(tables) on success."""
-        if self._running:
+        if self._running or not self._scope_ready():
             return
         kind, value = self.scope()
         self._set_running(True)
         self.status.setText("Preparing the export…")
         self.export_tables = None
+        scored = self.evaluation.overall.reviews if self.evaluation is not None and not self.stale else None
 
         def op(col: Any) -> Any:
             from ..metrics.dataset import build_tables
@@ -555,8 +535,10 @@ class CalibrationDialog(QDialog):
             self.export_tables = tables
             rows = tables.rows()
             self.export_summary = (
-                f"The export holds {rows['revlogs']:,} reviews of {rows['cards']:,} cards in {rows['decks']:,} decks."
+                f"The export holds {fmt.count(rows['revlogs'])} reviews of {fmt.count(rows['cards'])} cards "
+                f"in {fmt.count(rows['decks'])} decks."
             )
+            self.export.show_prepared(rows, scored)
             self.status.setText(self.export_summary)
             if rows["revlogs"] == 0:
                 self._show_message("No reviews to export in this scope (cards need a learning step).")
@@ -587,55 +569,68 @@ class CalibrationDialog(QDialog):
         def done(written: str) -> None:
             self._set_running(False)
             self.status.setText(f"Saved {written}")
+            self.export.show_saved(written)
+            self.tabs.setCurrentWidget(self.export)
             if then is not None:
                 then(written)
 
-        self.runner.run(self, op, done, self._failed)
+        def failed(error: Exception) -> None:
+            self._set_running(False)
+            if isinstance(error, EvaluationError):
+                self.status.setText(str(error))
+                self.export.next.setText(str(error))
+                return
+            self._failed(error)
+
+        self.runner.run(self, op, done, failed)
+
+    def _save_export_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save export", save_folder("fsrs-benchmark.zip"),
+                                              "Zip archive (*.zip)")  # fmt: skip
+        if path:
+            self.save_export(path)
 
     def export_flow(self) -> None:
-        """Prepare the export of the current scope, show what it holds, ask where to save it."""
+        """Prepare the export of the current scope, say in two lines what it holds, ask where to save it."""
+        self.tabs.setCurrentWidget(self.export)
 
         def confirm(_tables: Any) -> None:
             from aqt.qt import QMessageBox
 
             answer = QMessageBox.question(
-                self, "Export for the FSRS benchmark", f"{self.export_summary}\n\n{EXPORT_HELP}\n\nSave it?"
-            )
-            if answer != QMessageBox.StandardButton.Yes:
-                return
-            path, _ = QFileDialog.getSaveFileName(
-                self, "Save export", save_folder("fsrs-benchmark.zip"), "Zip archive (*.zip)"
-            )
-            if path:
-                self.save_export(path)
+                self, "Export for the FSRS benchmark",
+                f"{self.export_summary}\n\n{EXPORT_LEAVES}\n{EXPORT_NEVER}\n\nSave it?",
+            )  # fmt: skip
+            if answer == QMessageBox.StandardButton.Yes:
+                self._save_export_dialog()
 
         self.prepare_export(confirm)
 
     def cancel(self) -> None:
-        """Ask the running evaluation to stop."""
+        """Ask the running evaluation to stop; results shown from before are marked out of date."""
         if self._running:
             self._cancel.set()
             self.status.setText("Cancelling…")
+            if self.evaluation is not None or self.comparison is not None:
+                self.set_stale(True)
 
     def _set_running(self, running: bool) -> None:
         self._running = running
         self.progress.setVisible(running)
         self.run_button.setEnabled(not running)
-        if hasattr(self, "compare_button"):
-            self.compare_button.setEnabled(not running)
+        self.compare.set_running(running)
+        self.export.set_running(running)
         self.cancel_button.setEnabled(running)
         self.status.setText("Evaluating…" if running else "")
 
-    def _done(self, evaluation: Any) -> None:
-        self._set_running(False)
-        self.show_evaluation(evaluation)
-
     def _failed(self, error: Exception) -> None:
-        from ..metrics.errors import Cancelled, EvaluationError
+        from ..metrics.errors import Cancelled
 
         self._set_running(False)
         if isinstance(error, Cancelled):
             self.status.setText("Cancelled.")
+            if self.evaluation is not None or self.comparison is not None:
+                self.set_stale(True)
             return
         if isinstance(error, EvaluationError):
             self._show_message(str(error))
@@ -648,69 +643,34 @@ class CalibrationDialog(QDialog):
         self.message = text
         self.evaluation = None
         self.headline.setText(text)
-        for label in self.metric_labels.values():
-            label.setText("")
-        self.notes.setText("")
-        self.chart.clear("No results.")
-        self.feature_chart.clear("No results.")
-        self.deck_table.setRowCount(0)
-        self.report.setPlainText(text)
+        for view in self.views:
+            if view is not self.compare and view is not self.export:
+                view.clear(text)
+        self.set_stale(False)
         self._set_results_enabled(False)
 
     def _set_results_enabled(self, enabled: bool) -> None:
         self.save_button.setEnabled(enabled)
         self.copy_button.setEnabled(enabled)
 
-    def show_evaluation(self, ev: Any) -> None:
-        """Show an engine Evaluation: headline, numbers, charts, per-deck table and report."""
-        from ..metrics.report import format_report
-
+    def show_evaluation(self, ev: Any, scope: str | None = None) -> None:
+        """Show an engine Evaluation in every view, with a headline naming what produced it."""
         self.evaluation = ev
         self.message = ""
-        o = ev.overall
-        self.headline.setText(headline(ev))
-        self.metric_labels["reviews"].setText(f"<b>{o.reviews:,}</b> reviews, {o.cards:,} cards")
-        self.metric_labels["log_loss"].setText(f"Log loss <b>{_fmt(o.log_loss)}</b>")
-        self.metric_labels["rmse"].setText(f"RMSE (bins) <b>{_fmt(o.rmse_bins)}</b>")
-        self.metric_labels["auc"].setText(f"AUC <b>{_fmt(o.auc, 3)}</b>")
-        self.metric_labels["retention"].setText(
-            f"Retention <b>{o.retention * 100:.1f}%</b> (predicted {o.mean_predicted * 100:.1f}%)"
-        )
-        self.notes.setText("\n".join(ev.notes))
-        self.chart.show_calibration(ev.calibration, f"{o.reviews:,} reviews")
-        self._show_feature()
-        self._fill_deck_table(ev)
-        self.report.setPlainText(format_report(ev))
+        self.headline.setText(f"{describe(ev, scope or self.scope_text())}<br>{headline(ev)}")
+        for view in self.views:
+            view.show_evaluation(ev)
+        self.set_stale(False)
+        if self.comparison is not None:
+            self.compare.set_stale(True)  # made with the earlier choices
         self._set_results_enabled(True)
 
-    def _show_feature(self) -> None:
-        if self.evaluation is None:
-            return
-        feature = self.feature_box.currentData()
-        self.feature_chart.show_feature(self.evaluation.by_feature.get(feature, []), feature)
-
-    def _fill_deck_table(self, ev: Any) -> None:
-        table = self.deck_table
-        table.setSortingEnabled(False)
-        table.setRowCount(len(ev.decks))
-        for row, d in enumerate(ev.decks):
-            s = d.scores
-            name = QTableWidgetItem(d.name)
-            name.setData(Qt.ItemDataRole.UserRole, d.name)
-            table.setItem(row, 0, name)
-            table.setItem(row, 1, _NumberItem(s.reviews, f"{s.reviews:,}"))
-            table.setItem(row, 2, _NumberItem(s.log_loss, _fmt(s.log_loss)))
-            table.setItem(row, 3, _NumberItem(s.rmse_bins, _fmt(s.rmse_bins)))
-            table.setItem(row, 4, _NumberItem(s.auc, _fmt(s.auc, 3)))
-            table.setItem(row, 5, _NumberItem(s.retention, f"{s.retention * 100:.1f}%"))
-        table.setSortingEnabled(True)
+    def _open_deck(self, name: str) -> None:
+        self.set_scope("deck", name)
+        self.run()
 
     def _open_deck_row(self, row: int, _column: int = 0) -> None:
-        item = self.deck_table.item(row, 0)
-        if item is None:
-            return
-        self.set_scope("deck", item.data(Qt.ItemDataRole.UserRole))
-        self.run()
+        self.decks._open_row(row, _column)
 
     def copy_results(self) -> None:
         """Put the text report on the clipboard."""

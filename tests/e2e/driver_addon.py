@@ -1,5 +1,9 @@
 """An Anki add-on that drives Anki for the end-to-end tests (installed as addons21/zz_e2e_driver).
 
+E2E_MODE=screens: open the dialog from the Tools menu, run the comparison, then for every tab, in light
+                  and dark, at the size it opened with and at 800x500: record the screen's available
+                  geometry, the dialog's geometry and every visible control that is outside the
+                  dialog or squeezed below its minimum size (outside a scroll area); save screenshots.
 E2E_MODE=install: install the .ankiaddon at E2E_ADDON with Anki's own add-on manager, then quit.
 E2E_MODE=tools:   trigger Tools → "FSRS Calibration…", wait for the results, then trigger the deck
                   gear's "Evaluate FSRS on this deck…" for E2E_DECK, wait again; save screenshots
@@ -156,7 +160,7 @@ def deck_gear() -> None:
 @guarded
 def compare_models() -> None:
     dialog = find_dialog()
-    dialog.tabs.setCurrentIndex(dialog.tabs.count() - 1)
+    dialog.tabs.setCurrentWidget(dialog.compare)
     dialog.run_compare()
     log("compare started")
 
@@ -240,6 +244,95 @@ def start_bench(action, ticker) -> None:
     poll()
 
 
+@guarded
+def screens() -> None:
+    actions = {a.text(): a for a in mw.form.menuTools.actions()}
+    actions[MENU_TEXT].trigger()
+    wait_until(settled, screens_compare, time.monotonic() + 120, "screens")
+
+
+@guarded
+def screens_compare() -> None:
+    dialog = find_dialog()
+    result["opened"] = _rect(dialog.frameGeometry())
+    dialog.run_compare()
+    ready = lambda: not dialog.running and (dialog.comparison is not None or dialog.message != "")  # noqa: E731
+    wait_until(ready, screens_check, time.monotonic() + 180, "screens compare")
+
+
+def _rect(r) -> list[int]:
+    return [r.x(), r.y(), r.width(), r.height()]
+
+
+def clipped_controls(dialog) -> list[str]:
+    """Return the visible controls that lie outside the dialog or are squeezed (not in a scroll area)."""
+    from aqt.qt import QAbstractButton, QAbstractScrollArea, QComboBox, QLineEdit, QPoint, QRect, QTabBar, QWidget
+
+    problems = []
+    inside = dialog.rect()
+    for w in dialog.findChildren(QWidget):
+        if not isinstance(w, (QAbstractButton, QComboBox, QLineEdit, QTabBar)) or not w.isVisibleTo(dialog):
+            continue
+        parent, scrolled = w.parentWidget(), False
+        while parent is not None and parent is not dialog:
+            if isinstance(parent, QAbstractScrollArea):
+                scrolled = True
+                break
+            parent = parent.parentWidget()
+        if scrolled:
+            continue  # reachable by scrolling
+        r = QRect(w.mapTo(dialog, QPoint(0, 0)), w.size())
+        name = f"{type(w).__name__} {getattr(w, 'text', lambda: '')() or w.objectName()}".strip()
+        if not inside.contains(r):
+            problems.append(f"{name} outside the dialog: {_rect(r)} not in {_rect(inside)}")
+        hint = w.minimumSizeHint()
+        if isinstance(w, QTabBar):
+            continue  # a tab bar scrolls its tabs when narrow
+        if w.width() < hint.width() - 1 or w.height() < hint.height() - 1:
+            problems.append(f"{name} squeezed: {w.width()}x{w.height()} < {hint.width()}x{hint.height()}")
+    return problems
+
+
+def set_theme(dark: bool) -> None:
+    from aqt.theme import Theme
+
+    mw.set_theme(Theme.DARK if dark else Theme.LIGHT)
+    QApplication.processEvents()
+
+
+@guarded
+def screens_check() -> None:
+    dialog = find_dialog()
+    screen = dialog.screen()
+    result["screen"] = {"available": _rect(screen.availableGeometry()), "dpr": screen.devicePixelRatio(),
+                        "name": screen.name()}  # fmt: skip
+    result["compared"] = dialog.comparison is not None
+    checks = []
+    sizes = [("opened", None), ("800x500", (800, 500))]
+    for theme in ("light", "dark"):
+        set_theme(theme == "dark")
+        for label, size in sizes:
+            if size is not None:
+                dialog.resize(*size)
+            else:
+                dialog.resize(result["opened"][2], result["opened"][3])
+            for i in range(dialog.tabs.count()):
+                dialog.tabs.setCurrentIndex(i)
+                for _ in range(3):
+                    QApplication.processEvents()
+                checks.append({
+                    "theme": theme, "size": label, "tab": dialog.tabs.tabText(i),
+                    "dialog": [dialog.width(), dialog.height()], "problems": clipped_controls(dialog),
+                })  # fmt: skip
+                if SHOTS:
+                    tab = dialog.tabs.tabText(i).lower().replace(" ", "-")
+                    dialog.grab().save(os.path.join(SHOTS, f"{label}-{theme}-{tab}.png"))
+    set_theme(False)
+    result["checks"] = checks
+    result["minimum"] = [dialog.minimumSizeHint().width(), dialog.minimumSizeHint().height()]
+    finish()
+
+
 def on_profile_open() -> None:
     log("profile open")
     result["addons"] = {m.dir_name: m.enabled for m in mw.addonManager.all_addon_meta()}
@@ -247,6 +340,8 @@ def on_profile_open() -> None:
         QTimer.singleShot(300, install)
     elif MODE == "tools":
         QTimer.singleShot(300, tools)
+    elif MODE == "screens":
+        QTimer.singleShot(300, screens)
     elif MODE == "bench":
         QTimer.singleShot(500, bench)
 

@@ -1,0 +1,76 @@
+"""The "Per deck" tab: each home deck's numbers, largest first, sortable by any column."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from aqt.qt import QLabel, Qt, QTableWidgetItem, QVBoxLayout, QWidget
+
+from ..metrics import formatting as fmt
+from .widgets import NumberItem, View, page, table, tooltip
+
+HEADERS = ["Deck", "Preset", "Reviews", "Predicted", "Measured", "Log loss", "RMSE (bins)", "AUC"]
+TIPS = [
+    "Cards whose home deck it is (subdecks have their own rows)", "The deck's options preset",
+    "Reviews scored", "FSRS's mean predicted recall", "Your measured recall (Hard, Good or Easy)",
+    "Lower is better", "In percentage points; lower is better", "0.5 is a coin flip, 1.0 perfect ranking",
+]  # fmt: skip
+REVIEWS_COLUMN = 2
+
+
+class DecksView(View):
+    """A sortable table of the per-deck numbers; double-clicking a deck evaluates it with its subdecks."""
+
+    title = "Per deck"
+
+    def __init__(self, open_deck: Callable[[str], None], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.open_deck = open_deck
+        inner = QWidget()
+        layout = QVBoxLayout(inner)
+        layout.setContentsMargins(4, 4, 4, 4)
+        hint = QLabel("Cards count in their home deck. Double-click a deck to evaluate it with its subdecks.")
+        hint.setWordWrap(True)
+        layout.addWidget(hint)
+        self.table = table(HEADERS, TIPS)
+        self.table.setToolTip(tooltip("Click a column header to sort by it."))
+        self.table.cellDoubleClicked.connect(self._open_row)
+        layout.addWidget(self.table, 1)
+        page(self, inner, 480, 240)
+
+    def show_evaluation(self, ev: Any) -> None:
+        t = self.table
+        t.setSortingEnabled(False)
+        t.setRowCount(len(ev.decks))
+        for row, d in enumerate(ev.decks):
+            s = d.scores
+            name = QTableWidgetItem(d.name)
+            name.setData(Qt.ItemDataRole.UserRole, d.name)
+            cells = [
+                name,
+                QTableWidgetItem(d.preset),
+                NumberItem(s.reviews, fmt.count(s.reviews)),
+                NumberItem(s.mean_predicted, fmt.percent(s.mean_predicted)),
+                NumberItem(s.retention, fmt.percent(s.retention)),
+                NumberItem(s.log_loss, fmt.log_loss(s.log_loss)),
+                NumberItem(s.rmse_bins, fmt.rmse(s.rmse_bins)),
+                NumberItem(s.auc, fmt.auc(s.auc)),
+            ]
+            for c, item in enumerate(cells):
+                t.setItem(row, c, item)
+        t.setSortingEnabled(True)
+        t.sortItems(REVIEWS_COLUMN, Qt.SortOrder.DescendingOrder)  # the largest decks first
+
+    def deck_order(self) -> list[str]:
+        """Return the deck names in the order shown."""
+        items = [self.table.item(r, 0) for r in range(self.table.rowCount())]
+        return [item.data(Qt.ItemDataRole.UserRole) for item in items if item is not None]
+
+    def _open_row(self, row: int, _column: int = 0) -> None:
+        item = self.table.item(row, 0)
+        if item is not None:
+            self.open_deck(item.data(Qt.ItemDataRole.UserRole))
+
+    def clear(self, text: str) -> None:
+        self.table.setRowCount(0)

@@ -1,0 +1,93 @@
+"""The "Export" tab: what an export for the FSRS benchmark holds, preparing and saving it, and what to do next."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from aqt.qt import QHBoxLayout, QLabel, QPushButton, Qt, QVBoxLayout, QWidget
+
+from ..metrics import formatting as fmt
+from .widgets import View, page, tooltip
+
+LEAVES = "Leaves your computer: for each review its answer button, kind, time taken and day number; card, note, " \
+    "deck and preset numbers (all renumbered from 0)."  # fmt: skip
+NEVER = "Never leaves: card text, names of decks, presets, note types or tags, dates, times of day, your time " \
+    "zone, profile or file names."  # fmt: skip
+WHY_COUNTS = (
+    "The export holds every rated review from each card's last learning start, same-day repeats and learning "
+    "steps included, as the FSRS benchmark's dataset does; the evaluation scores only reviews on a later day "
+    "than the card's previous review (and leaves out cards reset or rescheduled after learning, and reviews "
+    "before a preset's 'ignore reviews before' date)."
+)
+
+
+def what_next(path: str) -> str:
+    """Return the steps after saving an export to `path`."""
+    return (
+        f"Saved {path}.\n\nWhat next:\n"
+        "• Contribute it: the FSRS benchmark (github.com/open-spaced-repetition/srs-benchmark) collects such "
+        "files; share it there only if you want to.\n"
+        f'• Score it yourself: fsrs-calibration evaluate-dataset "{path}"\n'
+        f'• Run srs-benchmark on it: fsrs-calibration to-parquet "{path}" FOLDER, then pass FOLDER to '
+        "srs-benchmark's --data option."
+    )
+
+
+class ExportView(View):
+    """Explains the export, prepares it in the background, saves it, then says what to do with it."""
+
+    title = "Export"
+
+    def __init__(self, prepare: Callable[[], None], save: Callable[[], None], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        inner = QWidget()
+        layout = QVBoxLayout(inner)
+        layout.setContentsMargins(6, 6, 6, 6)
+        for text in (LEAVES, NEVER):
+            label = QLabel(text)
+            label.setWordWrap(True)
+            layout.addWidget(label)
+        row = QHBoxLayout()
+        self.prepare_button = QPushButton("Prepare export")
+        self.prepare_button.clicked.connect(prepare)
+        self.save_button = QPushButton("Save as…")
+        self.save_button.clicked.connect(save)
+        self.save_button.setEnabled(False)
+        row.addWidget(self.prepare_button)
+        row.addWidget(self.save_button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        self.summary = QLabel("The export covers the scope chosen above.")
+        self.summary.setWordWrap(True)
+        self.summary.setToolTip(tooltip(WHY_COUNTS))
+        layout.addWidget(self.summary)
+        self.next = QLabel("")
+        self.next.setWordWrap(True)
+        self.next.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.next)
+        layout.addStretch(1)
+        page(self, inner, 420, 220)
+
+    def show_prepared(self, rows: dict[str, int], scored: int | None) -> None:
+        """Show what the prepared export holds, and how it relates to the reviews scored."""
+        text = (
+            f"The export holds {fmt.count(rows['revlogs'])} reviews of {fmt.count(rows['cards'])} cards in "
+            f"{fmt.count(rows['decks'])} decks."
+        )
+        if scored is not None:
+            text += (
+                f" The evaluation scored {fmt.count(scored)} of them: the export keeps same-day repeats and "
+                "learning steps (as the FSRS benchmark's dataset does), which are never scored."
+            )
+        self.summary.setText(text)
+        self.save_button.setEnabled(rows["revlogs"] > 0)
+        self.next.setText("")
+
+    def show_saved(self, path: str) -> None:
+        self.next.setText(what_next(path))
+
+    def set_running(self, running: bool) -> None:
+        self.prepare_button.setEnabled(not running)
+
+    def clear(self, text: str) -> None:
+        self.save_button.setEnabled(False)

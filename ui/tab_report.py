@@ -1,0 +1,31 @@
+"""The "Report" tab: the plain-text report, the same as the command line's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aqt.qt import QPlainTextEdit, QVBoxLayout, QWidget
+
+from .widgets import View
+
+
+class ReportView(View):
+    """The text report of the evaluation (what Copy results puts on the clipboard)."""
+
+    title = "Report"
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        layout.addWidget(self.text)
+
+    def show_evaluation(self, ev: Any) -> None:
+        from ..metrics.report import format_report
+
+        self.text.setPlainText(format_report(ev))
+
+    def clear(self, text: str) -> None:
+        self.text.setPlainText(text)

@@ -1,0 +1,93 @@
+"""The "Where the error is" tab: predicted and measured recall by interval, reviews and lapses, with counts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aqt.qt import QColor, QLabel, QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
+
+from ..metrics import formatting as fmt
+from .chart import ChartWidget
+from .widgets import NumberItem, View, combo, page, table, tooltip
+
+FEATURES = [("interval", "By interval"), ("reviews", "By number of reviews"), ("lapses", "By number of lapses")]
+HEADERS = ["Bin", "Reviews", "Predicted", "Measured", "95% interval", "Off by"]
+TIPS = ["", "", "FSRS's mean prediction", "Your measured recall", "95% (Wilson) interval of the measured recall",
+        "Predicted minus measured, in percentage points; marked when beyond chance"]  # fmt: skip
+
+
+class WhereView(View):
+    """Recall by bin of one feature (the bins of RMSE (bins)), a table with every bin's count, and a summary."""
+
+    title = "Where the error is"
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.evaluation: Any = None
+        inner = QWidget()
+        layout = QVBoxLayout(inner)
+        layout.setContentsMargins(4, 4, 4, 4)
+        self.summary = QLabel("")
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.summary)
+        self.feature = combo(FEATURES)
+        self.feature.currentIndexChanged.connect(self._redraw)
+        layout.addWidget(self.feature)
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.chart = ChartWidget()
+        self.table = table(HEADERS, TIPS, stretch=None)
+        self.splitter.addWidget(self.chart)
+        self.splitter.addWidget(self.table)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        layout.addWidget(self.splitter, 1)
+        page(self, inner, 480, 330)
+
+    def show_evaluation(self, ev: Any) -> None:
+        from ..metrics.where import MIN_REVIEWS, summary
+
+        self.evaluation = ev
+        self.summary.setText(summary(ev.by_feature))
+        self.summary.setToolTip(tooltip(
+            f"Bins with fewer than {MIN_REVIEWS:,} reviews are marked and never summarised; a bin is off "
+            "'beyond chance' when FSRS's mean prediction lies outside the 95% interval of your measured recall."
+        ))  # fmt: skip
+        self._redraw()
+
+    def _redraw(self) -> None:
+        from ..metrics.where import bin_errors
+
+        if self.evaluation is None:
+            return
+        feature = self.feature.currentData()
+        rows = self.evaluation.by_feature.get(feature, [])
+        self.chart.show_feature(rows, feature)
+        errors = bin_errors(rows)
+        t = self.table
+        t.setSortingEnabled(False)
+        t.setRowCount(len(errors))
+        unit = " d" if feature == "interval" else ""
+        muted = QColor(self.palette().color(self.foregroundRole()))
+        muted.setAlphaF(0.5)
+        for r, e in enumerate(errors):
+            span = f"{e.lowest}" if e.lowest == e.highest else f"{e.lowest}–{e.highest}"
+            cells = [
+                QTableWidgetItem(span + unit),
+                NumberItem(e.count, fmt.count(e.count) + ("" if e.enough else "  (too few)")),
+                NumberItem(e.predicted, fmt.percent(e.predicted)),
+                NumberItem(e.measured, fmt.percent(e.measured)),
+                QTableWidgetItem(fmt.interval(e.ci_low, e.ci_high, "percent")),
+                NumberItem(e.error, fmt.points(e.error, signed=True) + ("  *" if e.beyond_chance else "")),
+            ]
+            for c, item in enumerate(cells):
+                if not e.enough:
+                    item.setForeground(muted)
+                    item.setToolTip("Too few reviews in this bin to judge it.")
+                t.setItem(r, c, item)
+
+    def clear(self, text: str) -> None:
+        self.evaluation = None
+        self.summary.setText("")
+        self.chart.clear("No results.")
+        self.table.setRowCount(0)

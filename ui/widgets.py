@@ -1,0 +1,126 @@
+"""Small pieces every view uses: number cells that sort by value, combo boxes, wrapped tooltips, the tab base."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from aqt.qt import (
+    QAbstractItemView,
+    QComboBox,
+    QFrame,
+    QGraphicsOpacityEffect,
+    QHeaderView,
+    QScrollArea,
+    Qt,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+TOOLTIP_WIDTH = 420  # px: tooltips wrap here instead of running across the screen
+
+
+def tooltip(text: str) -> str:
+    """Return `text` as a tooltip that wraps at about TOOLTIP_WIDTH pixels (short texts stay plain)."""
+    if len(text) <= 60:
+        return text
+    paragraphs = "".join(f"<p>{html.escape(p)}</p>" for p in text.split("\n\n"))
+    return f"<table width={TOOLTIP_WIDTH}><tr><td>{paragraphs}</td></tr></table>"
+
+
+class NumberItem(QTableWidgetItem):
+    """A table cell that sorts by its number, not its text (missing values last in ascending order)."""
+
+    def __init__(self, value: float | None, text: str) -> None:
+        super().__init__(text)
+        self.value = float("-inf") if value is None or value != value else value
+        self.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+    def __lt__(self, other: QTableWidgetItem) -> bool:
+        if isinstance(other, NumberItem):
+            return self.value < other.value
+        return super().__lt__(other)
+
+
+def combo(items: list[tuple[str, str]]) -> QComboBox:
+    """Return a combo box of (key, text) items; currentData() is the key."""
+    box = QComboBox()
+    for key, text in items:
+        box.addItem(text, key)
+    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    box.setMinimumContentsLength(12)
+    return box
+
+
+def table(headers: list[str], tips: list[str] | None = None, stretch: int | None = 0) -> QTableWidget:
+    """Return a read-only, row-selecting table with these column headers (and header tooltips)."""
+    t = QTableWidget(0, len(headers))
+    t.setHorizontalHeaderLabels(headers)
+    for i, tip in enumerate(tips or []):
+        item = t.horizontalHeaderItem(i)
+        if item is not None and tip:
+            item.setToolTip(tooltip(tip))
+    t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    t.setAlternatingRowColors(True)
+    header = t.horizontalHeader()
+    if header is not None:
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        if stretch is not None:
+            header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
+    vertical = t.verticalHeader()
+    if vertical is not None:
+        vertical.setVisible(False)
+        vertical.setDefaultSectionSize(int(t.fontMetrics().height() * 1.5))
+    return t
+
+
+def fit_rows(t: QTableWidget) -> None:
+    """Make the table tall enough to show all its rows without scrolling (it stays at least 3 rows tall)."""
+    header = t.horizontalHeader()
+    rows = max(3, t.rowCount())
+    head = header.sizeHint().height() if header is not None else 24
+    vertical = t.verticalHeader()
+    row = vertical.defaultSectionSize() if vertical is not None else 24
+    t.setMinimumHeight(min(head + rows * row + 2 * t.frameWidth() + 2, 360))
+
+
+class View(QWidget):
+    """One tab of the dialog: draws engine results, never computes them. Greyed while its results are stale."""
+
+    title = ""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._fade = QGraphicsOpacityEffect(self)
+        self._fade.setOpacity(1.0)
+        self.setGraphicsEffect(self._fade)
+
+    def show_evaluation(self, ev: Any) -> None:
+        """Show an engine Evaluation (views that do not use it ignore it)."""
+
+    def clear(self, text: str) -> None:
+        """Show no results, with a short text where it fits."""
+
+    def set_stale(self, stale: bool) -> None:
+        """Grey the view out while its results no longer match the scope and options."""
+        self._fade.setOpacity(0.45 if stale else 1.0)
+
+
+def scrolling(content: QWidget, min_width: int = 520, min_height: int = 300) -> QScrollArea:
+    """Return `content` inside a scroll area: when the dialog is small, everything stays reachable."""
+    content.setMinimumSize(min_width, min_height)
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidget(content)
+    return area
+
+
+def page(view: View, inner: QWidget, min_width: int = 520, min_height: int = 300) -> None:
+    """Lay `inner` into `view` through a scroll area."""
+    layout = QVBoxLayout(view)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(scrolling(inner, min_width, min_height))
