@@ -22,26 +22,36 @@ ENGINE_TESTS := tests/test_against_anki.py tests/test_odd_revlogs.py tests/test_
 export QT_QPA_PLATFORM ?= offscreen
 export PYTHONDONTWRITEBYTECODE := 1
 
+# Tool output (pip's warnings and progress) goes to build/setup.log; its tail is shown if a step fails.
+SETUP_LOG := build/setup.log
+QUIET = >>$(SETUP_LOG) 2>&1 || { echo "failed; the end of $(SETUP_LOG):"; tail -25 $(SETUP_LOG); exit 1; }
+
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "No Python 3.11+ found (install Python 3.13)"; exit 1; }
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), sys.version' \
 		|| { echo "$(PYTHON) is older than 3.11"; exit 1; }
-	test -x $(VPY) || $(PYTHON) -m venv $(VENV)
-	$(VPY) -m pip install --quiet --upgrade pip
-	$(VPY) -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	@mkdir -p build
+	@echo "Setting up $(VENV) with $(PYTHON) (Anki, numpy, test tools; a few minutes the first time; log: $(SETUP_LOG))"
+	@test -x $(VPY) || $(PYTHON) -m venv $(VENV) $(QUIET)
+	@$(VPY) -m pip install --upgrade pip $(QUIET)
+	@$(VPY) -m pip install -e '.[dev]' $(QUIET)
+	@touch $(STAMP)
 
 $(ANKI_STAMP): tests/requirements/anki-no-numpy.txt
-	test -x $(ANKI_VENV)/bin/python || $(PYTHON) -m venv $(ANKI_VENV)
-	$(ANKI_VENV)/bin/python -m pip install --quiet -r tests/requirements/anki-no-numpy.txt
-	! $(ANKI_VENV)/bin/python -c 'import numpy' 2>/dev/null
-	touch $(ANKI_STAMP)
+	@mkdir -p build
+	@echo "Setting up $(ANKI_VENV) (Anki without numpy, for the package test; log: $(SETUP_LOG))"
+	@test -x $(ANKI_VENV)/bin/python || $(PYTHON) -m venv $(ANKI_VENV) $(QUIET)
+	@$(ANKI_VENV)/bin/python -m pip install -r tests/requirements/anki-no-numpy.txt $(QUIET)
+	@! $(ANKI_VENV)/bin/python -c 'import numpy' 2>/dev/null
+	@touch $(ANKI_STAMP)
 
 $(OLD_STAMP): tests/requirements/oldest.txt pyproject.toml
-	test -x $(OLD_VENV)/bin/python || $(PYTHON) -m venv $(OLD_VENV)
-	$(OLD_VENV)/bin/python -m pip install --quiet -r tests/requirements/oldest.txt
-	$(OLD_VENV)/bin/python -m pip install --quiet --no-deps -e .
-	touch $(OLD_STAMP)
+	@mkdir -p build
+	@echo "Setting up $(OLD_VENV) (Anki 25.07, the oldest supported; log: $(SETUP_LOG))"
+	@test -x $(OLD_VENV)/bin/python || $(PYTHON) -m venv $(OLD_VENV) $(QUIET)
+	@$(OLD_VENV)/bin/python -m pip install -r tests/requirements/oldest.txt $(QUIET)
+	@$(OLD_VENV)/bin/python -m pip install --no-deps -e . $(QUIET)
+	@touch $(OLD_STAMP)
 
 .PHONY: venv test test-current test-oldest lint run run-cli bench bench-dialog sample package clean
 venv: $(STAMP)
@@ -64,13 +74,14 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy .
 
 $(SAMPLE): $(STAMP) scripts/make_sample.py tests/builder.py
-	$(VPY) scripts/make_sample.py $(SAMPLE)
+	@echo "Building the sample collection $(SAMPLE)"
+	@$(VPY) scripts/make_sample.py $(SAMPLE)
 
 sample: $(SAMPLE)
 
 # Real Anki with the sample collection and this add-on (offscreen with screenshots when there is no display).
 run: $(SAMPLE)
-	$(VPY) scripts/run_anki.py --sample $(SAMPLE)
+	@$(VPY) scripts/run_anki.py --sample $(SAMPLE)
 
 # The command-line report of the sample collection.
 run-cli: $(SAMPLE)

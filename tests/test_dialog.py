@@ -315,3 +315,68 @@ def test_saving_never_replaces_the_collection_but_replaces_a_chosen_file(qtbot, 
         assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("collection.")) == ["chart.png"]
     finally:
         own.close(downgrade=False)
+
+
+def test_results_are_marked_out_of_date_after_a_change_or_cancel(qtbot, col):
+    gate = threading.Event()
+    gate.set()
+    dialog, runner = make_dialog(qtbot, col, gate=gate)
+    run_and_wait(qtbot, dialog)
+    assert not dialog.stale and not dialog.stale_label.isVisibleTo(dialog)
+    assert all(v._fade.opacity() == 1.0 for v in dialog.views)
+    dialog._select(dialog.weighting_box, "recency")  # an option changed: the numbers shown are for the old one
+    assert dialog.stale and dialog.stale_label.isVisibleTo(dialog)
+    assert "Out of date — run again" in dialog.stale_label.text()
+    assert dialog.results._fade.opacity() < 1.0 and dialog.decks._fade.opacity() < 1.0
+    assert "Recent reviews more" in dialog.options_summary.text()
+    run_and_wait(qtbot, dialog)
+    assert not dialog.stale and dialog.results._fade.opacity() == 1.0
+    dialog.set_scope("deck", "Five")  # the scope changed
+    assert dialog.stale
+    run_and_wait(qtbot, dialog)
+    assert not dialog.stale
+    gate.clear()
+    dialog.run()
+    runner.started.clear()
+    dialog.cancel()  # cancelled: what is shown is no longer what was asked for
+    gate.set()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
+    assert dialog.status.text() == "Cancelled." and dialog.stale and dialog.stale_label.isVisibleTo(dialog)
+
+
+def test_remembered_options_are_shown(qtbot, col):
+    dialog, _ = make_dialog(qtbot, col, config={"binning": "wiki", "weighting": "recency"})
+    text = dialog.options_summary.text()
+    assert "The Metric page (wiki)" in text and "Recent reviews more" in text and "remembered" in text
+    plain, _ = make_dialog(qtbot, col)
+    assert plain.options_summary.text() == "all at their defaults"
+
+
+def test_headline_names_scope_parameters_same_day_rule_and_binning(qtbot, col):
+    dialog, _ = make_dialog(qtbot, col)
+    dialog.set_scope("preset", "P45")
+    run_and_wait(qtbot, dialog)
+    text = dialog.headline.text()
+    assert text.startswith('<b>Preset "P45"</b>: ') and f"{dialog.evaluation.overall.reviews:,} reviews scored" in text
+    assert "parameters: P45 (FSRS-4.5)" in text and "same-day repeats dropped" in text
+    assert "benchmark bins" in text and "equal weights" in text
+
+
+def test_long_tooltips_wrap():
+    from fsrs_calibration.ui.tab_results import HELP
+    from fsrs_calibration.ui.widgets import TOOLTIP_WIDTH, tooltip
+
+    wrapped = tooltip(HELP["rmse"])
+    assert f"width={TOOLTIP_WIDTH}" in wrapped and TOOLTIP_WIDTH == 420
+    assert tooltip("short") == "short"
+
+
+def test_a_shown_tooltip_is_about_420_px_wide(qtbot, col):
+    from aqt.qt import QApplication, QPoint, QToolTip
+
+    dialog, _ = make_dialog(qtbot, col)
+    label = dialog.results.labels["log_loss"]
+    QToolTip.showText(label.mapToGlobal(QPoint(0, 0)), label.toolTip(), label)
+    tips = [w for w in QApplication.topLevelWidgets() if w.objectName() == "qtooltip_label" and w.isVisible()]
+    assert tips and 380 <= tips[0].width() <= 460, [t.width() for t in tips]
+    QToolTip.hideText()

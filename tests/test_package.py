@@ -35,7 +35,7 @@ def test_zip_contents(addon_file, record_testsuite_property):
         manifest = json.loads(z.read("manifest.json"))
     assert addon_file.name == f"fsrs_calibration-{manifest['human_version']}.ankiaddon"
     assert manifest["package"] == "fsrs_calibration" and manifest["name"] == "FSRS Calibration"
-    assert manifest["min_point_version"] == 250700 and manifest["homepage"] and manifest["human_version"]
+    assert manifest["min_point_version"] == 250700 and "homepage" not in manifest and manifest["human_version"]
     for required in ("__init__.py", "bundled.py", "config.json", "config.md", "README.md", "LICENSE"):
         assert required in names
     assert "metrics/evaluate.py" in names and "ui/menu.py" in names
