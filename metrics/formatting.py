@@ -10,8 +10,6 @@ from __future__ import annotations
 NA = "n/a"
 
 
-
-
 def count(n: int | None) -> str:
     """Return a count with thousands separators ("12,345")."""
     return NA if n is None else f"{int(n):,}"
