@@ -300,6 +300,20 @@ def run_evaluate_dataset(args: argparse.Namespace) -> Evaluation:
     return evaluate_tables(read_tables(args.source, args.user), options)
 
 
+def run_to_parquet(args: argparse.Namespace) -> str:
+    """Convert an export (CSV, as made inside Anki) into the benchmark's parquet folder; return a summary."""
+    from .metrics.dataset import read_tables, write_parquet_folder
+
+    tables = read_tables(args.source, args.user)
+    user = args.user if args.user is not None else 0
+    write_parquet_folder(tables, args.folder, user, force=args.force)
+    rows = tables.rows()
+    return (
+        f"Wrote {args.folder}/{{revlogs,cards,decks}}/user_id={user}/data.parquet: {rows['revlogs']:,} reviews, "
+        f"{rows['cards']:,} cards, {rows['decks']:,} decks. srs-benchmark reads it with --data {args.folder}."
+    )
+
+
 def _json_default(value: Any) -> Any:
     """Return JSON-ready values for numpy scalars."""
     if hasattr(value, "item"):
@@ -344,6 +358,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="replay same-day reviews as this Anki does (e.g. 25.07: Hard may lower stability); default: current",
     )
     _option_arguments(ds, params_default="default")
+    tp = sub.add_parser("to-parquet", help="convert an export zip (CSV) into the benchmark's parquet folder")
+    tp.add_argument("source", help="an export zip, or a folder with revlogs/ cards/ decks/")
+    tp.add_argument("folder", help="the folder to write: FOLDER/revlogs/user_id=N/data.parquet, cards, decks")
+    tp.add_argument("--user", type=int, help="which user_id partition (when the source holds several)")
+    tp.add_argument("--force", action="store_true", help="replace parquet files that exist already")
     return parser
 
 
@@ -406,6 +425,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "export":
             emit(run_export(args))
+            return 0
+        if args.command == "to-parquet":
+            emit(run_to_parquet(args))
             return 0
         if args.command == "compare":
             cmp = run_compare(args)

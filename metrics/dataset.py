@@ -3,7 +3,7 @@
 Tables (all int64), as open-spaced-repetition/anki-revlogs-dataset-builder makes them:
   revlogs: card_id, day_offset, rating, state, duration, elapsed_days, elapsed_seconds
   cards:   card_id, note_id, deck_id
-  decks:   deck_id, parent_id, preset_id
+  decks:   deck_id, parent_id, preset_id (parent_id is the parent's deck_id, -1 for a top-level deck)
 Every id is renumbered 0..n-1 in order of first appearance; no timestamp, name or text is kept.
 """
 
@@ -33,6 +33,7 @@ DECK_COLUMNS = ("deck_id", "parent_id", "preset_id")
 TABLES = {"revlogs": REVLOG_COLUMNS, "cards": CARD_COLUMNS, "decks": DECK_COLUMNS}
 FORMAT_VERSION = 1
 USER = "user_id=0"
+ROOT = -1  # parent_id of a top-level deck (every other parent_id is a deck_id of the table)
 
 
 @dataclass(frozen=True)
@@ -150,12 +151,16 @@ def build_tables(data: CollectionData, whole_collection: bool = False) -> Tables
     wanted = set(data.deck_preset) if whole_collection else _with_ancestors(set(data.home_deck.tolist()), data)
     deck_ids = np.array(sorted(d for d in wanted if d in data.deck_preset), dtype=np.int64)
     parents = np.array(
-        [by_name.get(data.deck_names[d].rsplit("::", 1)[0], 0) if "::" in data.deck_names[d] else 0
+        [by_name.get(data.deck_names[d].rsplit("::", 1)[0], ROOT) if "::" in data.deck_names[d] else ROOT
          for d in deck_ids.tolist()], dtype=np.int64,
     )  # fmt: skip
+    deck_numbers = ids.factorize(deck_ids, "deck_id")
+    parent_numbers = np.full(parents.size, ROOT, dtype=np.int64)
+    has_parent = parents != ROOT
+    parent_numbers[has_parent] = ids.factorize(parents[has_parent], "deck_id")  # the parents' own deck_id
     decks = {
-        "deck_id": ids.factorize(deck_ids, "deck_id"),
-        "parent_id": ids.factorize(parents, "deck_id"),
+        "deck_id": deck_numbers,
+        "parent_id": parent_numbers,
         "preset_id": ids.factorize(np.array([data.deck_preset[d] for d in deck_ids.tolist()], dtype=np.int64),
                                    "preset_id"),
     }  # fmt: skip
@@ -316,6 +321,33 @@ def _parquet_bytes(columns: dict[str, np.ndarray]) -> bytes:
     few_values = [c for c in columns if c in _FEW_VALUES]  # dictionary-encoded; ids and times are not worth it
     pq.write_table(table, sink, use_dictionary=few_values, compression="zstd")
     return sink.getvalue()
+
+
+def write_parquet_folder(tables: Tables, folder: str, user: int = 0, force: bool = False) -> list[str]:
+    """Write the tables as the benchmark's parquet layout, FOLDER/<table>/user_id=N/data.parquet; return the paths.
+
+    What srs-benchmark reads with --data (and what anki-revlogs-10k holds). Needs pyarrow. Each file is
+    written through safe_output: whole or not at all, never over an existing file unless `force`.
+    """
+    try:
+        import pyarrow  # noqa: F401
+    except Exception:
+        raise EvaluationError(
+            "Writing parquet needs pyarrow (pip install pyarrow); the CSV export needs nothing."
+        ) from None
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise EvaluationError(f"{folder}: exists and is not a folder.")
+    paths = [os.path.join(folder, name, f"user_id={user}", "data.parquet") for name in TABLES]
+    if not force:
+        taken = [p for p in paths if os.path.lexists(p)]
+        if taken:
+            raise EvaluationError(f"{taken[0]}: already exists; nothing was written (use --force to replace it).")
+    for name, path in zip(TABLES, paths, strict=True):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        data = _parquet_bytes(getattr(tables, name))
+        with safe_output(path, force=force) as out:
+            out.write(data)
+    return paths
 
 
 def prepare_parquet() -> bool:

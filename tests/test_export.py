@@ -175,8 +175,10 @@ def builder_rules(dataset) -> dict[str, list[tuple]]:
         cards.append((card_map.setdefault(c.id, len(card_map)), note_map.setdefault(c.note_id, len(note_map)),
                       deck_map.setdefault(c.deck_id, len(deck_map))))  # fmt: skip
     preset_map: dict[int, int] = {}
-    decks = [(deck_map.setdefault(d.id, len(deck_map)), deck_map.setdefault(d.parent_id, len(deck_map)),
-              preset_map.setdefault(d.preset_id, len(preset_map))) for d in dataset.decks]  # fmt: skip
+    # parent_id: the parent's deck number, -1 for a top-level deck (Anki's research export says 0). The
+    # builder numbers parent_id apart from deck_id, which loses the tree; ours keeps it (see the README).
+    decks = [(deck_map.setdefault(d.id, len(deck_map)), -1 if d.parent_id == 0 else deck_map.setdefault(d.parent_id,
+              len(deck_map)), preset_map.setdefault(d.preset_id, len(preset_map))) for d in dataset.decks]  # fmt: skip
     return {"revlogs": revlogs, "cards": cards, "decks": decks}
 
 
@@ -207,6 +209,9 @@ def test_rows_equal_the_builders_rules_on_ankis_research_export(mixed_collection
     assert as_rows(ours.cards) == want["cards"]
     assert sorted(as_rows(ours.decks)) == sorted(want["decks"])
     assert len(want["revlogs"]) > 3000
+    decks = set(ours.decks["deck_id"].tolist())
+    assert all(p in decks or p == -1 for p in ours.decks["parent_id"].tolist())  # a tree: roots are -1
+    assert -1 in ours.decks["parent_id"].tolist() and len(decks) > 5
 
 
 MARK = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=12, max_size=12).map(lambda s: "ZQ" + s)
@@ -364,3 +369,37 @@ def test_renumbering_is_first_appearance_order(calls):
         values = sorted(values) if presorted else values
         got = mapper.factorize(np.array(values, dtype=np.int64), "card_id").tolist()
         assert got == [seen.setdefault(v, len(seen)) for v in values]
+
+
+def test_csv_export_converts_to_the_benchmarks_parquet_layout(mixed_collection, tmp_path, capsys, monkeypatch):
+    """An export made inside Anki (CSV only) becomes the parquet folder srs-benchmark reads with --data."""
+    import pyarrow.parquet as pq
+
+    from fsrs_calibration.metrics import dataset
+
+    monkeypatch.setattr(dataset, "_parquet_files", lambda tables: {})  # as inside Anki: no pyarrow, CSV only
+    zip_path = tmp_path / "anki.zip"
+    assert main(["export", mixed_collection["path"], str(zip_path)]) == 0
+    assert not [n for n in zipfile.ZipFile(zip_path).namelist() if n.endswith(".parquet")]
+    monkeypatch.undo()
+    folder = tmp_path / "bench-data"
+    assert main(["to-parquet", str(zip_path), str(folder)]) == 0
+    assert "--data" in capsys.readouterr().out
+    exported = read_tables(str(zip_path))
+    for name in ("revlogs", "cards", "decks"):
+        path = folder / name / "user_id=0" / "data.parquet"
+        assert path.read_bytes()[:4] == b"PAR1"  # what srs-benchmark's loader checks first
+        # as the benchmark reads it: the table's folder, hive partitions, filtered to one user
+        table = pq.read_table(folder / name, filters=[("user_id", "=", 0)])
+        want = getattr(exported, name)
+        assert [c for c in table.column_names if c != "user_id"] == list(want)
+        for column, values in want.items():
+            assert table.column(column).to_numpy().tolist() == values.tolist()
+    assert main(["to-parquet", str(zip_path), str(folder)]) == 2  # never over existing files without --force
+    assert "already exists" in capsys.readouterr().err
+    assert main(["to-parquet", str(zip_path), str(folder), "--force"]) == 0
+    capsys.readouterr()
+    assert main(["evaluate-dataset", str(folder), "--json"]) == 0
+    from_parquet = json.loads(capsys.readouterr().out)
+    assert main(["evaluate-dataset", str(zip_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["log_loss"] == from_parquet["log_loss"]
