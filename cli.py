@@ -10,7 +10,6 @@ import json
 import math
 import os
 import pathlib
-import signal
 import sqlite3
 import sys
 import threading
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .bundled import addon_version
 from .metrics import formatting as fmt
+from .metrics import interrupts
 from .metrics.errors import EvaluationError
 from .metrics.options import (
     BINNINGS,
@@ -458,26 +458,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-_signals = {"pending": 0, "redeliver": False}
-
-
-def _interrupt(signum: int, _frame: object) -> None:
-    """Turn the first SIGINT/SIGTERM into KeyboardInterrupt; later ones wait until the clean-up is done."""
-    if _signals["pending"] and not _signals["redeliver"]:
-        return  # already stopping: a second Ctrl-C must not cut the clean-up short
-    _signals["pending"], _signals["redeliver"] = signum, False
-    raise KeyboardInterrupt
-
-
-def _unraisable(info: Any) -> None:
-    """Deliver again an interruption that landed where Python ignores exceptions (a weakref callback, __del__)."""
-    if isinstance(info.exc_value, KeyboardInterrupt) and _signals["pending"]:
-        _signals["redeliver"] = True
-        signal.raise_signal(signal.Signals(_signals["pending"]))
-        return
-    sys.__unraisablehook__(info)
-
-
 def run() -> int:
     """Run the command line as the `fsrs-calibration` program; return the exit status.
 
@@ -485,9 +465,7 @@ def run() -> int:
     interpreter's final collections over everything Anki's modules created (about 60 ms). After
     an interruption it ends at once (a training thread still running has nothing to leave behind).
     """
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, _interrupt)
-    sys.unraisablehook = _unraisable
+    interrupts.install()
     status = main()
     gc.freeze()
     if status == 130:

@@ -19,6 +19,8 @@ import tempfile
 import time
 from collections.abc import Iterator
 
+from .metrics.interrupts import deferred
+
 try:
     import fcntl
 except ImportError:  # Windows: stale folders are recognised by age instead
@@ -35,19 +37,23 @@ def run_folder() -> Iterator[str]:
     """Yield a new private folder for this run's scratch files; it is removed when the block ends."""
     remove_stale()
     root = tempfile.gettempdir()
-    making = tempfile.mkdtemp(prefix=MAKING, dir=root)  # mode 0700, a name the sweep never looks at
-    folder, lock = making, -1
+    current, lock = "", -1
     try:
-        lock = os.open(os.path.join(making, LOCK), os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+        with deferred():  # the folder and its cleanup come into being together
+            current = tempfile.mkdtemp(prefix=MAKING, dir=root)  # mode 0700, a name the sweep never looks at
+        lock = os.open(os.path.join(current, LOCK), os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
         if fcntl is not None:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         folder = os.path.join(root, PREFIX + secrets.token_hex(8))
-        os.rename(making, folder)  # visible to the sweep only once locked
+        with deferred():
+            os.rename(current, folder)  # visible to the sweep only once locked
+            current = folder
         yield folder
     finally:
         if lock >= 0:
             os.close(lock)
-        shutil.rmtree(folder, ignore_errors=True)
+        if current:
+            shutil.rmtree(current, ignore_errors=True)
 
 
 def remove_stale(root: str | None = None) -> list[str]:

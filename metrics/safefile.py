@@ -22,6 +22,7 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from typing import BinaryIO
 
+from . import interrupts
 from .errors import EvaluationError
 
 try:
@@ -90,11 +91,10 @@ def safe_output(path: str, protected: Iterable[str] = (), force: bool = False) -
     target = check_target(path, protected, force)
     folder, name = os.path.split(target)
     remove_dead_parts(folder, name)
+    fd, part = -1, ""
     try:
-        fd, part = tempfile.mkstemp(prefix=f".{name}.", suffix=PART_SUFFIX, dir=folder)  # O_EXCL | O_NOFOLLOW
-    except OSError as err:
-        raise EvaluationError(f"{path}: could not write the file ({err.strerror or err}); nothing was saved.") from None
-    try:
+        with interrupts.deferred():  # the part file and its cleanup come into being together
+            fd, part = tempfile.mkstemp(prefix=f".{name}.", suffix=PART_SUFFIX, dir=folder)  # O_EXCL, O_NOFOLLOW
         _lock(fd)
         with os.fdopen(fd, "wb", closefd=False) as out:
             yield out
@@ -103,6 +103,7 @@ def safe_output(path: str, protected: Iterable[str] = (), force: bool = False) -
         if hasattr(os, "fchmod"):
             os.fchmod(fd, 0o644)  # mkstemp made it 0600; an export is an ordinary file
         check_target(path, protected, force)  # nothing may have taken the name's place meanwhile
+        interrupts.stop()  # from here on the output is written: an interruption no longer cancels it
         if force:
             os.replace(part, target)
         else:
@@ -111,9 +112,11 @@ def safe_output(path: str, protected: Iterable[str] = (), force: bool = False) -
     except OSError as err:
         raise EvaluationError(f"{path}: could not write the file ({err.strerror or err}); nothing was saved.") from None
     finally:
-        os.close(fd)
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(part)
+        if fd >= 0:
+            os.close(fd)
+        if part:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(part)
 
 
 def _link_new(part: str, target: str, path: str) -> None:

@@ -36,9 +36,14 @@ def main() -> None:
         shutil.rmtree(base / "addons21" / "zz_e2e_driver", ignore_errors=True)
     install_working_tree(base)
     if not headless:
+        log = base / "anki.log"
         print(f"Starting Anki on {base} (profile {PROFILE}); the add-on is in Tools → FSRS Calibration…")
-        subprocess.run([sys.executable, "-c", "import aqt; aqt.run()", "-b", str(base), "-p", PROFILE], check=False)
+        print(f"Anki's own output goes to {log}.")
+        with open(log, "w") as out:
+            cmd = [sys.executable, "-c", "import aqt; aqt.run()", "-b", str(base), "-p", PROFILE]
+            subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, check=False)
         return
+    print(f"No display: running Anki offscreen on {base} (its output is kept in {base / 'run.json'})…")
     shots = ROOT / "build" / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
     out = run_anki(base, "tools", base / "run.json", {"E2E_SHOTS": str(shots), "E2E_DECK": "Languages"},

@@ -402,3 +402,35 @@ def test_a_closed_pipe_ends_quietly(mixed_collection):
         timeout=120,
     )  # fmt: skip
     assert proc.stdout == "{\n" and proc.stderr == ""
+
+
+def test_an_interruption_waits_for_the_end_of_a_held_block_and_never_comes_after_stop():
+    from conftest import run_python
+
+    out = run_python(
+        """
+import os, signal
+from fsrs_calibration.metrics import interrupts
+interrupts.install()
+steps = []
+try:
+    with interrupts.deferred():
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(1000):
+            pass  # Python runs the handler here: held, not raised
+        steps.append("block finished")
+    steps.append("after the block")
+except KeyboardInterrupt:
+    steps.append("interrupted at the end of the block")
+interrupts.stop()
+interrupts._state["pending"] = 0
+os.kill(os.getpid(), signal.SIGINT)
+for _ in range(1000):
+    pass
+steps.append("not interrupted after stop")
+print(steps, interrupts.interrupted_by())
+"""
+    )
+    assert out.strip() == (
+        "['block finished', 'interrupted at the end of the block', 'not interrupted after stop'] 2"
+    )

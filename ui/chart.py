@@ -33,6 +33,7 @@ from aqt.qt import (
     QWidget,
 )
 
+from ..metrics import formatting as fmt
 from ..metrics.safefile import safe_output
 
 PREDICTED = QColor("#0072B2")  # blue: FSRS's prediction (Okabe-Ito)
@@ -53,8 +54,7 @@ class Point:
     tip: str
 
 
-def _pct(v: float) -> str:
-    return f"{v * 100:.1f}%"
+_pct = fmt.percent
 
 
 class _Plot:
@@ -177,7 +177,7 @@ def paint_calibration(
             painter.fillRect(QRectF(left.x() + 1, area.bottom() - height, right.x() - left.x() - 2, height), hist)
         painter.setPen(QPen(text, 1))
         side = QRectF(area.right() + 0.3 * em, area.bottom() - area.height() * 0.35 - em / 2, 3.6 * em, em)
-        painter.drawText(side, Qt.AlignmentFlag.AlignLeft, f"{top:,}")
+        painter.drawText(side, Qt.AlignmentFlag.AlignLeft, f"{fmt.count(top)}")
         painter.drawText(QRectF(area.right() + 0.3 * em, area.bottom() - em, 3.6 * em, em), Qt.AlignmentFlag.AlignLeft,
                          "reviews")  # fmt: skip
 
@@ -199,7 +199,7 @@ def paint_calibration(
         p = plot.at(b.mean_predicted, b.mean_actual)
         painter.drawLine(plot.at(b.mean_predicted, b.ci_low), plot.at(b.mean_predicted, b.ci_high))
         tip = (
-            f"Predicted {_pct(b.lower)}–{_pct(b.upper)}\n{b.count:,} reviews\n"
+            f"Predicted {_pct(b.lower)}–{_pct(b.upper)}\n{fmt.count(b.count)} reviews\n"
             f"Mean prediction {_pct(b.mean_predicted)}\nMeasured recall {_pct(b.mean_actual)}\n"
             f"95% interval {_pct(b.ci_low)}–{_pct(b.ci_high)}"
         )
@@ -287,7 +287,7 @@ def paint_feature(
             p = plot.at(i, getattr(r, attr))
             painter.drawEllipse(p, radius, radius)
             if attr == "mean_actual":
-                tip = (f"{axis}: {label_of(r)}\n{r.count:,} reviews\nPredicted {_pct(r.mean_predicted)}\n"
+                tip = (f"{axis}: {label_of(r)}\n{fmt.count(r.count)} reviews\nPredicted {_pct(r.mean_predicted)}\n"
                        f"Measured {_pct(r.mean_actual)}")  # fmt: skip
                 drawn.append((p, Point(i, r.mean_actual, r.mean_actual, r.mean_actual, r.count, tip)))
         painter.setBrush(Qt.BrushStyle.NoBrush)
@@ -333,7 +333,8 @@ def paint_overlay(
         for i, b in enumerate(cal.bins):
             p = plot.at(b.mean_predicted, b.mean_actual)
             path.moveTo(p) if i == 0 else path.lineTo(p)
-            tip = f"{name}\n{b.count:,} reviews\npredicted {_pct(b.mean_predicted)}\nmeasured {_pct(b.mean_actual)}"
+            tip = (f"{name}\n{fmt.count(b.count)} reviews\npredicted {_pct(b.mean_predicted)}\n"
+                   f"measured {_pct(b.mean_actual)}")  # fmt: skip
             drawn.append((p, Point(b.mean_predicted, b.mean_actual, b.ci_low, b.ci_high, b.count, tip)))
         painter.setPen(QPen(color, 2))
         painter.drawPath(path)

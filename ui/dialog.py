@@ -599,7 +599,7 @@ class CalibrationDialog(QDialog):
 
             answer = QMessageBox.question(
                 self, "Export for the FSRS benchmark",
-                f"{self.export_summary}\n\n{EXPORT_LEAVES}\n{EXPORT_NEVER}\n\nSave it?",
+                f"{self.export.summary.text()}\n\n{EXPORT_LEAVES}\n{EXPORT_NEVER}\n\nSave it?",
             )  # fmt: skip
             if answer == QMessageBox.StandardButton.Yes:
                 self._save_export_dialog()

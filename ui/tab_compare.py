@@ -166,7 +166,7 @@ class CompareView(View):
         for i, a in enumerate(names):
             for j, b in enumerate(names):
                 v = matrix[a][b]
-                item = QTableWidgetItem("–" if v is None else f"{v:.3f}")
+                item = QTableWidgetItem("–" if v is None else fmt.auc(v))  # UM values: 3 decimals, like AUC
                 if v is not None:
                     heat = QColor("#E69F00")
                     heat.setAlphaF(0.15 + 0.75 * (v / top if top else 0))
