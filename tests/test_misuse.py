@@ -431,6 +431,4 @@ steps.append("not interrupted after stop")
 print(steps, interrupts.interrupted_by())
 """
     )
-    assert out.strip() == (
-        "['block finished', 'interrupted at the end of the block', 'not interrupted after stop'] 2"
-    )
+    assert out.strip() == ("['block finished', 'interrupted at the end of the block', 'not interrupted after stop'] 2")
