@@ -39,7 +39,8 @@ if TYPE_CHECKING:
     from .metrics.evaluate import Evaluation
 
 # The engine (numpy and the metrics) is imported while the collection opens (see opened_copy).
-ENGINE = ("metrics.collection", "metrics.evaluate", "metrics.report", "metrics.compare", "metrics.dataset")
+ENGINE = ("metrics.collection", "metrics.evaluate", "metrics.report", "metrics.compare", "metrics.dataset",
+          "metrics.diagnose")  # fmt: skip
 
 PROG = "fsrs-calibration"
 _SQLITE_SHARED_FIRST, _SQLITE_SHARED_SIZE = 0x40000002, 510  # SQLite's shared-lock byte range (os_unix.c)
@@ -269,6 +270,29 @@ def run_compare(args: argparse.Namespace) -> Any:
         return compare(data, options, anki_trainer(col), models, progress=progress, share_cpu_by_size=True)
 
 
+def run_diagnose(args: argparse.Namespace) -> Any:
+    """Return the diagnosis of the scope ("What to do"), with Anki's own health check per preset."""
+    options = Options(short_term_floor_rating=short_term_floor_rating(anki_version()))  # each card's preset
+    progress = (lambda text: print(text + "…", file=sys.stderr)) if not args.json else None
+    with opened_copy(args) as (col, data):
+        from .metrics.diagnose import diagnose
+        from .optimizer import anki_health_check
+
+        return diagnose(data, anki_health_check(col), options, progress=progress)
+
+
+def format_diagnosis(diagnosis: Any) -> str:
+    """Return the plain-text list of findings: verdict, scope, summary, what to do and why."""
+    lines = []
+    for f in diagnosis.findings:
+        lines.append(f"[{f.verdict}] {f.id} — {f.scope}: {f.summary}")
+        if f.action:
+            lines.append(f"    What to do: {f.action}")
+        if f.why:
+            lines.append(f"    Why: {f.why}")
+    return "\n".join(lines)
+
+
 def format_comparison(cmp: Any, given_params: bool = False) -> str:
     """Return the plain-text table of a comparison (`given_params`: fsrs-preset used the --params given)."""
     lines = [
@@ -358,6 +382,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="replay same-day reviews as this Anki does (e.g. 25.07: Hard may lower stability); default: current",
     )
     _option_arguments(ds, params_default="default")
+    dg = sub.add_parser("diagnose", help="what to do: findings about your FSRS set-up, with their evidence")
+    dg.add_argument("collection", help="path to collection.anki2 (read through a temporary copy)")
+    _scope_arguments(dg)
+    dg.add_argument("--json", action="store_true", help="print one JSON object")
     tp = sub.add_parser("to-parquet", help="convert an export zip (CSV) into the benchmark's parquet folder")
     tp.add_argument("source", help="an export zip, or a folder with revlogs/ cards/ decks/")
     tp.add_argument("folder", help="the folder to write: FOLDER/revlogs/user_id=N/data.parquet, cards, decks")
@@ -425,6 +453,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "export":
             emit(run_export(args))
+            return 0
+        if args.command == "diagnose":
+            diagnosis = run_diagnose(args)
+            if args.json:
+                emit(json.dumps(_clean(diagnosis.to_dict()), default=_json_default, indent=1))
+            else:
+                emit(format_diagnosis(diagnosis))
             return 0
         if args.command == "to-parquet":
             emit(run_to_parquet(args))

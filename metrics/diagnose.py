@@ -1,0 +1,391 @@
+"""What to do: findings about a learner's FSRS set-up, each with a verdict, its evidence and an action.
+
+Arrays in, findings out (no Qt, no anki): Anki's own health check and optimizer come in as callables.
+Every number a finding rests on carries a 95% interval and the count of reviews behind it; a finding
+says `not-enough-data` rather than guess. Finding ids are fixed (others rely on them):
+data, anki-health-check, parameters, hard-misuse, again-misuse, retention, decks, benchmark-standing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import formatting as fmt
+from .collection import DEFAULT_PRESET_ID, CollectionData
+from .errors import Cancelled
+from .evaluate import Evaluation, evaluate
+from .options import Options
+from .where import wilson
+
+VERDICTS = ("ok", "suggestion", "problem", "not-enough-data")
+MIN_REVIEWS = 1000  # scored reviews below which no finding gives a verdict
+MIN_GROUP = 100  # reviews a group (previous answer, deck) needs before it is judged
+MIN_EFFECT = 0.03  # a gap in recall smaller than 3 percentage points is not worth acting on
+Z95 = 1.959963984540054
+DEFAULT_RETENTION = 0.9  # Anki's default desired retention
+HealthCheck = Callable[[str], "dict[str, Any] | None"]  # preset name -> Anki's verdict (or None: not run)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing the diagnosis says: verdict, a plain sentence, the numbers, what to do and why."""
+
+    id: str
+    verdict: str
+    scope: str
+    summary: str
+    evidence: dict[str, Any] = field(default_factory=dict)
+    action: str = ""
+    why: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the finding as JSON-ready values."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """The findings, most important first, and Anki's own health check per preset."""
+
+    findings: list[Finding]
+    anki_health_check: dict[str, Any]
+    reviews: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON object of `fsrs-calibration diagnose --json`."""
+        return {"findings": [f.to_dict() for f in self.findings], "anki_health_check": self.anki_health_check,
+                "reviews": self.reviews}  # fmt: skip
+
+    def by_id(self, finding_id: str) -> list[Finding]:
+        """Return the findings with this id (some ids have one finding per preset or deck)."""
+        return [f for f in self.findings if f.id == finding_id]
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Measured minus predicted recall over a group of reviews, with its 95% interval."""
+
+    reviews: int
+    predicted: float
+    measured: float
+    low: float
+    high: float
+
+    @property
+    def gap(self) -> float:
+        """Return measured minus predicted recall."""
+        return self.measured - self.predicted
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the numbers for a finding's evidence."""
+        return {"reviews": self.reviews, "predicted": self.predicted, "measured": self.measured,
+                "gap": self.gap, "gap_ci": [self.low, self.high]}  # fmt: skip
+
+
+def gap(p: np.ndarray, y: np.ndarray) -> Gap:
+    """Return the measured-minus-predicted recall of a group, its interval from the spread of y - p."""
+    n = int(p.size)
+    if n == 0:
+        return Gap(0, math.nan, math.nan, math.nan, math.nan)
+    d = y - p
+    half = Z95 * float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+    mean = float(d.mean())
+    return Gap(n, float(p.mean()), float(y.mean()), mean - half, mean + half)
+
+
+def difference(a: Gap, b: Gap) -> tuple[float, float, float]:
+    """Return (a.gap - b.gap, low, high): the difference of two independent groups' gaps with its interval."""
+    half_a, half_b = (a.high - a.low) / 2, (b.high - b.low) / 2
+    diff = a.gap - b.gap
+    half = math.hypot(half_a, half_b)
+    return diff, diff - half, diff + half
+
+
+@dataclass(frozen=True)
+class _Scored:
+    """The scored reviews with what the findings need, in (card, time) order."""
+
+    p: np.ndarray
+    y: np.ndarray
+    rating: np.ndarray
+    prev: np.ndarray  # the rating of the card's previous scored review (0: none)
+    deck: np.ndarray  # home deck id
+    preset: np.ndarray  # preset id
+
+
+def _scored(ev: Evaluation, data: CollectionData) -> _Scored:
+    """Return the scored reviews of an evaluation with their ratings, previous ratings, decks and presets."""
+    s = ev.scored
+    assert s is not None
+    rl = data.revlog
+    by_id = np.argsort(rl.id, kind="stable")
+    rating = rl.ease[by_id[np.searchsorted(rl.id[by_id], s.revlog_id)]].astype(np.int64)
+    order = np.lexsort((s.revlog_id, s.card_id))
+    card = s.card_id[order]
+    rating = rating[order]
+    prev = np.zeros(card.size, dtype=np.int64)
+    if card.size > 1:
+        prev[1:] = rating[:-1]
+        prev[1:][card[1:] != card[:-1]] = 0
+    deck = s.deck_id[order]
+    preset_of = np.array([data.deck_preset.get(int(d), DEFAULT_PRESET_ID) for d in np.unique(deck)], dtype=np.int64)
+    preset = preset_of[np.searchsorted(np.unique(deck), deck)] if deck.size else np.zeros(0, dtype=np.int64)
+    return _Scored(s.p[order], s.y[order], rating, prev, deck, preset)
+
+
+def diagnose(
+    data: CollectionData,
+    health_check: HealthCheck | None = None,
+    options: Options | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Diagnosis:
+    """Return the findings for the scope read into `data` (each card with its preset's parameters)."""
+
+    def note(text: str) -> None:
+        if progress is not None:
+            progress(text)
+        if should_stop is not None and should_stop():
+            raise Cancelled()
+
+    note("Replaying FSRS with your presets")
+    options = options or Options()
+    ev = evaluate(data, Options(**{**asdict(options), "params": "preset"}), should_stop)
+    scored = _scored(ev, data)
+    n = ev.overall.reviews
+    findings = [_data_finding(n, ev.overall.cards)]
+    health: dict[str, Any] = {}
+    presets = _presets_in_scope(data, scored)
+    if health_check is not None:
+        for pid in presets:
+            note(f"Anki's health check for preset {data.presets[pid].name}")
+            result = health_check(data.presets[pid].name)
+            if result is not None:
+                health[data.presets[pid].name] = result
+    enough = n >= MIN_REVIEWS
+    for pid in presets:
+        mask = scored.preset == pid
+        name = data.presets[pid].name if pid in data.presets else f"preset {pid}"
+        hard = _hard_misuse(scored, mask, name, enough)
+        findings.append(hard)
+        findings.append(_again_misuse(scored, mask, name, enough, hard.verdict == "problem"))
+        findings.append(_retention(scored, mask, name, data.presets.get(pid), enough))
+        findings.append(_parameters_defaults(data, pid, name, int(mask.sum()), enough))
+    findings.append(_decks(ev, scored, data, enough))
+    findings += _health_findings(health, findings)
+    order = {"problem": 0, "suggestion": 1, "not-enough-data": 2, "ok": 3}
+    findings.sort(key=lambda f: (f.id != "data", order.get(f.verdict, 9)))
+    return Diagnosis([f for f in findings if f is not None], health, n)
+
+
+def _presets_in_scope(data: CollectionData, scored: _Scored) -> list[int]:
+    """Return the presets of the scope's scored reviews, largest first."""
+    ids, counts = np.unique(scored.preset, return_counts=True)
+    return [int(i) for i, _ in sorted(zip(ids.tolist(), counts.tolist(), strict=True), key=lambda t: -t[1])]
+
+
+def _too_few(fid: str, scope: str, reviews: int, needed: int) -> Finding:
+    return Finding(fid, "not-enough-data", scope,
+                   f"Too few reviews to judge this ({fmt.count(reviews)}; at least {fmt.count(needed)} are needed).",
+                   {"reviews": reviews, "needed": needed}, "Keep reviewing; ask again later.",
+                   "With fewer reviews the intervals are too wide for a verdict either way.")  # fmt: skip
+
+
+def _data_finding(reviews: int, cards: int) -> Finding:
+    evidence = {"scored_reviews": reviews, "cards": cards, "needed": MIN_REVIEWS}
+    if reviews < MIN_REVIEWS:
+        return Finding("data", "not-enough-data", "collection",
+                       f"Only {fmt.count(reviews)} reviews can be scored here: too few for any verdict "
+                       f"(at least {fmt.count(MIN_REVIEWS)} are needed).", evidence,
+                       "Keep reviewing (or widen the scope) and ask again later.",
+                       "FSRS is scored on reviews on a later day than the card's previous review; with few of them "
+                       "every interval below is too wide to tell a real problem from chance.")  # fmt: skip
+    return Finding("data", "ok", "collection", f"{fmt.count(reviews)} scored reviews on {fmt.count(cards)} cards: "
+                   "enough for the checks below.", evidence, "",
+                   "Every verdict below rests on these reviews.")  # fmt: skip
+
+
+def _hard_misuse(s: _Scored, mask: np.ndarray, preset: str, enough: bool) -> Finding:
+    """Is Hard pressed on forgotten cards? Recall after Hard, against FSRS and against recall after Good."""
+    scope = f'preset "{preset}"'
+    after_hard = gap(s.p[mask & (s.prev == 2)], s.y[mask & (s.prev == 2)])
+    after_good = gap(s.p[mask & (s.prev == 3)], s.y[mask & (s.prev == 3)])
+    recalled = mask & (s.rating >= 2)
+    hard_presses = int((recalled & (s.rating == 2)).sum())
+    share_low, share_high = wilson(hard_presses, int(recalled.sum()))
+    diff, low, high = difference(after_hard, after_good)
+    evidence = {"after_hard": after_hard.to_dict(), "after_good": after_good.to_dict(),
+                "hard_minus_good": diff, "hard_minus_good_ci": [low, high],
+                "hard_share": hard_presses / max(1, int(recalled.sum())), "hard_share_ci": [share_low, share_high],
+                "successful_reviews": int(recalled.sum())}  # fmt: skip
+    if not enough or after_hard.reviews < MIN_GROUP or after_good.reviews < MIN_GROUP:
+        return (
+            _too_few("hard-misuse", scope, after_hard.reviews, MIN_GROUP)
+            if enough
+            else _too_few("hard-misuse", scope, int(mask.sum()), MIN_REVIEWS)
+        )
+    numbers = (f"after Hard you recalled {fmt.percent(after_hard.measured)} where FSRS predicted "
+               f"{fmt.percent(after_hard.predicted)} ({fmt.count(after_hard.reviews)} reviews); after Good "
+               f"{fmt.percent(after_good.measured)} against {fmt.percent(after_good.predicted)} "
+               f"({fmt.count(after_good.reviews)} reviews)")  # fmt: skip
+    if high < 0 and diff <= -MIN_EFFECT:
+        return Finding("hard-misuse", "problem", scope,
+                       f"Cards you answered Hard are forgotten more often than FSRS expects: recall after Hard is "
+                       f"{fmt.points(-diff)} lower than after Good, relative to FSRS's prediction (95% interval "
+                       f"{fmt.points(-high)} to {fmt.points(-low)}).", evidence,
+                       "When you have forgotten a card, press Again, even if it felt close; Hard means you "
+                       "remembered it with effort. Then re-optimize (Deck Options → FSRS → Optimize).",
+                       f"Hard tells FSRS the card was remembered, so it schedules it further out; {numbers}. "
+                       "That is the pattern of forgotten cards answered Hard.")  # fmt: skip
+    return Finding("hard-misuse", "ok", scope,
+                   f"Your Hard answers look honest: {numbers}.", evidence, "",
+                   f"Recall after Hard is within {fmt.points(MIN_EFFECT)} of recall after Good, relative to FSRS's "
+                   f"prediction, or the difference is within chance (95% interval {fmt.points(low, True)} to "
+                   f"{fmt.points(high, True)}).")  # fmt: skip
+
+
+def _again_misuse(s: _Scored, mask: np.ndarray, preset: str, enough: bool, hard_problem: bool) -> Finding:
+    """Is Again pressed on remembered cards? Recall after Again, against FSRS and against recall after Good."""
+    scope = f'preset "{preset}"'
+    after_again = gap(s.p[mask & (s.prev == 1)], s.y[mask & (s.prev == 1)])
+    after_good = gap(s.p[mask & (s.prev == 3)], s.y[mask & (s.prev == 3)])
+    diff, low, high = difference(after_again, after_good)
+    evidence = {"after_again": after_again.to_dict(), "after_good": after_good.to_dict(),
+                "again_minus_good": diff, "again_minus_good_ci": [low, high]}  # fmt: skip
+    if not enough or after_again.reviews < MIN_GROUP or after_good.reviews < MIN_GROUP:
+        return (
+            _too_few("again-misuse", scope, after_again.reviews, MIN_GROUP)
+            if enough
+            else _too_few("again-misuse", scope, int(mask.sum()), MIN_REVIEWS)
+        )
+    numbers = (f"after Again you recalled {fmt.percent(after_again.measured)} where FSRS predicted "
+               f"{fmt.percent(after_again.predicted)} ({fmt.count(after_again.reviews)} reviews)")  # fmt: skip
+    if low > 0 and diff >= MIN_EFFECT and not hard_problem:
+        return Finding("again-misuse", "suggestion", scope,
+                       f"Cards you answered Again are remembered more often than FSRS expects: {fmt.points(diff)} "
+                       f"more than after Good, relative to FSRS's prediction (95% interval {fmt.points(low)} to "
+                       f"{fmt.points(high)}).", evidence,
+                       "Press Again only when you could not recall the answer; for a slow or shaky recall press "
+                       "Hard. Then re-optimize (Deck Options → FSRS → Optimize).",
+                       f"Again tells FSRS the card was forgotten, so it resets its memory; {numbers}.")  # fmt: skip
+    why = ("The Hard pattern above explains a gap after Again as well." if hard_problem and low > 0 else
+           f"Recall after Again is within chance of recall after Good, relative to FSRS's prediction (95% interval "
+           f"{fmt.points(low, True)} to {fmt.points(high, True)}).")  # fmt: skip
+    return Finding("again-misuse", "ok", scope, f"Nothing suggests Again is pressed on remembered cards: {numbers}.",
+                   evidence, "", why)  # fmt: skip
+
+
+def _retention(s: _Scored, mask: np.ndarray, preset: str, info: Any, enough: bool) -> Finding:
+    """Measured retention against the preset's desired retention, with its interval."""
+    scope = f'preset "{preset}"'
+    n = int(mask.sum())
+    if not enough or n < MIN_GROUP:
+        return _too_few("retention", scope, n, MIN_GROUP if enough else MIN_REVIEWS)
+    measured = float(s.y[mask].mean())
+    low, high = wilson(float(s.y[mask].sum()), n)
+    desired = float(info.desired_retention) if info is not None and info.desired_retention else DEFAULT_RETENTION
+    predicted = float(s.p[mask].mean())
+    evidence = {"reviews": n, "measured": measured, "measured_ci": [low, high], "desired": desired,
+                "predicted": predicted}  # fmt: skip
+    text = (f"you recalled {fmt.percent(measured)} of {fmt.count(n)} reviews (95% interval "
+            f"{fmt.interval(low, high, 'percent')}); your desired retention is {fmt.percent(desired, 0)}")  # fmt: skip
+    if low <= desired <= high or abs(measured - desired) < MIN_EFFECT / 1.5:
+        return Finding("retention", "ok", scope, f"Retention is on target: {text}.", evidence, "",
+                       "FSRS schedules each review for your desired retention; "
+                       "measured recall matches it.")  # fmt: skip
+    way = "below" if measured < desired else "above"
+    action = ("Re-optimize your parameters (Deck Options → FSRS → Optimize), and review overdue cards first; if "
+              "it persists, check that you press Again whenever you have forgotten." if way == "below" else
+              "Nothing is wrong; if reviews feel too frequent you may lower desired retention (Deck Options → "
+              "FSRS → Desired retention) or re-optimize.")  # fmt: skip
+    return Finding("retention", "suggestion", scope, f"Retention is {way} target: {text}.", evidence, action,
+                   f"FSRS predicted {fmt.percent(predicted)} for these reviews. A measured retention away from the "
+                   "desired one means the predictions, and so the intervals, are off for you (or that many "
+                   "reviews were done late or early).")  # fmt: skip
+
+
+def _parameters_defaults(data: CollectionData, pid: int, name: str, reviews: int, enough: bool) -> Finding:
+    """Whether the preset still runs on FSRS's defaults (parameters never optimized)."""
+    scope = f'preset "{name}"'
+    info = data.presets.get(pid)
+    key, values = (info.params_key, list(info.params)) if info is not None and info.params else ("", [])
+    if not enough:
+        return _too_few("parameters", scope, reviews, MIN_REVIEWS)
+    if values:
+        return Finding("parameters", "ok", scope,
+                       f"This preset has optimized parameters ({len(values)} values, {key}).",
+                       {"reviews": reviews, "parameters": len(values)}, "",
+                       "Whether re-optimizing would help is judged out of sample in the comparison "
+                       "(Compare models).")  # fmt: skip
+    return Finding("parameters", "suggestion", scope,
+                   f"This preset still uses FSRS's default parameters, with {fmt.count(reviews)} reviews to learn "
+                   "yours from.", {"reviews": reviews, "parameters": 0},
+                   "Deck Options → (this preset) → FSRS → Optimize.",
+                   "Parameters optimized on your own reviews predict your memory better than the defaults for "
+                   "almost every learner with this many reviews (the FSRS benchmark: FSRS-6 log loss 0.346 with "
+                   "optimized parameters against 0.366 with the defaults).")  # fmt: skip
+
+
+def _decks(ev: Evaluation, s: _Scored, data: CollectionData, enough: bool) -> Finding:
+    """Decks whose measured recall differs from FSRS's prediction beyond chance."""
+    if not enough:
+        return _too_few("decks", "collection", ev.overall.reviews, MIN_REVIEWS)
+    off = []
+    judged = 0
+    for did in np.unique(s.deck).tolist():
+        m = s.deck == did
+        if m.sum() < MIN_GROUP:
+            continue
+        judged += 1
+        g = gap(s.p[m], s.y[m])
+        if (g.low > 0 or g.high < 0) and abs(g.gap) >= MIN_EFFECT:
+            off.append({"deck": data.deck_names.get(int(did), str(did)), **g.to_dict()})
+    evidence = {"decks_judged": judged, "decks_off": off}
+    if not off:
+        return Finding("decks", "ok", "collection",
+                       f"In every deck with at least {MIN_GROUP} reviews ({judged}), FSRS's predictions match your "
+                       "recall within chance (or within 3 percentage points).", evidence, "",
+                       "Each deck's measured minus predicted recall has a 95% interval that "
+                       "includes zero.")  # fmt: skip
+    off.sort(key=lambda d: -abs(d["gap"]))
+    names = ", ".join(f'"{d["deck"]}" ({fmt.points(d["gap"], True)}, {fmt.count(d["reviews"])} reviews)'
+                      for d in off[:3])  # fmt: skip
+    return Finding("decks", "suggestion", "collection",
+                   f"FSRS is off beyond chance in {len(off)} deck(s): {names} (measured minus predicted recall).",
+                   evidence,
+                   "If such a deck holds a different kind of material, give it a preset of its own (Deck Options → "
+                   "Add preset) and optimize that preset.",
+                   "In these decks the 95% interval of measured minus predicted recall excludes zero and the gap is "
+                   "3 percentage points or more; one preset's parameters may not fit them.")  # fmt: skip
+
+
+def _health_findings(health: dict[str, Any], findings: list[Finding]) -> list[Finding]:
+    """Anki's own health check per preset, as Anki says it, and where our findings disagree."""
+    out = []
+    for name, result in health.items():
+        passed = result.get("passed")
+        scope = f'preset "{name}"'
+        ours = [f for f in findings if f.scope == scope and f.verdict == "problem"]
+        if passed is None:
+            out.append(Finding("anki-health-check", "not-enough-data", scope,
+                               "Anki ran no health check here (too few reviews to optimize).", result))  # fmt: skip
+            continue
+        if passed:
+            summary = "Anki's health check passed."
+            why = "Anki's check (run while optimizing) found nothing unusual."
+            if ours:
+                why += (" Our checks disagree: " + "; ".join(f.id for f in ours) + ". Anki's check looks at the "
+                        "optimizer's overall fit only, not at how each answer button is used.")  # fmt: skip
+            out.append(Finding("anki-health-check", "ok", scope, summary, result, "", why))
+        else:
+            out.append(Finding("anki-health-check", "problem", scope,
+                               "Anki's health check failed: the optimizer could not fit your reviews well.", result,
+                               "Check how you use the answer buttons (Again when forgotten), then optimize again.",
+                               "Anki's own words after Optimize: the health check found the parameters fit this "
+                               "preset's reviews poorly."))  # fmt: skip
+    return out

@@ -1,0 +1,98 @@
+"""Simulated learners: real Anki collections whose reviews are drawn from a known FSRS memory model.
+
+The true memory follows FSRS with `true_params` (py-fsrs, an implementation independent of ours): at
+each review the card is recalled with the true retrievability, and the true memory state is updated
+with what really happened. What the learner *presses* can differ: a share of forgotten cards answered
+Hard instead of Again (`hard_share`), or a share of recalled cards answered Again (`again_share`).
+Anki schedules with what was pressed, using `scheduler_params` (the preset's), as it would.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from builder import DAY, LEARN, REVIEW, Builder, Entry
+from fsrs import Card, Rating, Scheduler
+
+START = datetime(2020, 1, 1, 12, tzinfo=UTC)
+
+
+@dataclass
+class Learner:
+    """How a simulated learner remembers and answers."""
+
+    true_params: list[float]
+    scheduler_params: list[float] | None = None  # what Anki schedules with; the true ones if None
+    hard_share: float = 0.0  # forgotten cards answered Hard
+    again_share: float = 0.0  # recalled cards answered Again
+    p_hard: float = 0.08  # honest answers when recalled: Hard / Good / Easy
+    p_easy: float = 0.07
+    desired_retention: float = 0.9
+    seed: int = 0
+    stats: dict = field(default_factory=dict)
+
+
+def simulate_card(learner: Learner, rng: random.Random, first_day: int, last_day: int) -> list[tuple[int, int, int]]:
+    """Return one card's reviews as (day, pressed rating, revlog type) from first_day up to last_day."""
+    true = Scheduler(learner.true_params, learner.desired_retention, (), (), enable_fuzzing=False)
+    anki = Scheduler(learner.scheduler_params or learner.true_params, learner.desired_retention, (), (),
+                     enable_fuzzing=True)  # fmt: skip
+    true_card, anki_card = Card(), Card()
+    day = first_day
+    out: list[tuple[int, int, int]] = []
+    kind = LEARN
+    while day <= last_day:
+        when = START + timedelta(days=day)
+        if kind == LEARN:
+            recalled = rng.random() < 0.8  # the first look: most cards are answered Good
+        else:
+            recalled = rng.random() < true.get_card_retrievability(true_card, when)
+        if recalled:
+            u = rng.random()
+            truth = Rating.Hard if u < learner.p_hard else Rating.Easy if u > 1 - learner.p_easy else Rating.Good
+            pressed = Rating.Again if kind != LEARN and rng.random() < learner.again_share else truth
+        else:
+            truth = Rating.Again
+            pressed = Rating.Hard if kind != LEARN and rng.random() < learner.hard_share else Rating.Again
+        learner.stats[(int(truth), int(pressed))] = learner.stats.get((int(truth), int(pressed)), 0) + 1
+        true_card, _ = true.review_card(true_card, truth, when)
+        anki_card, _ = anki.review_card(anki_card, pressed, when)
+        out.append((day, int(pressed), kind))
+        kind = REVIEW
+        day += max(1, (anki_card.due - when).days)
+    return out
+
+
+def build_learner_collection(
+    path: str,
+    decks: dict[str, tuple[Learner, int]],
+    days: int = 240,
+    preset_params: dict[str, list[float] | None] | None = None,
+    seed: int = 0,
+) -> Builder:
+    """Build a collection with one deck (and preset) per entry: name -> (learner, number of cards).
+
+    Cards are introduced evenly over the first two thirds of `days` and reviewed until today. Each
+    deck's preset holds preset_params[name] (the learner's true parameters when not given; None: no
+    parameters, FSRS's defaults). Returns the open Builder (close it).
+    """  # fmt: skip
+    b = Builder(path, seed)
+    rng = random.Random(seed)
+    rows: list[tuple[int, Entry]] = []
+    for name, (learner, n_cards) in decks.items():
+        params = (preset_params or {}).get(name, learner.true_params)
+        preset = b.preset(f"{name} preset", "fsrsParams6" if params else None, params)
+        did = b.deck(name, preset)
+        for k, cid in enumerate(b.cards(did, n_cards, marker=name)):
+            first = int(k * (days * 2 / 3) / n_cards)
+            for day, pressed, kind in simulate_card(learner, rng, first, days - 1):
+                factor = 0 if kind == LEARN else 2500
+                rows.append((cid, Entry(b.at(days - day), pressed, kind, ivl=1, factor=factor)))
+    b.write_many(rows)
+    b.col.set_config("fsrs", True)
+    return b
+
+
+__all__ = ["DAY", "Learner", "build_learner_collection", "simulate_card"]

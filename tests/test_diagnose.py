@@ -1,0 +1,144 @@
+"""The diagnosis on simulated learners whose true memory model is known (FSRS with known parameters).
+
+Each scenario runs over several seeds; the false-alarm and miss counts asserted here are the ones the
+README states. Collections are real Anki collections (the `anki` package) built by tests/simulate.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from builder import DEFAULTS6
+from simulate import Learner, build_learner_collection
+
+from fsrs_calibration.cli import main
+from fsrs_calibration.metrics.collection import read_collection
+from fsrs_calibration.metrics.diagnose import VERDICTS, diagnose
+
+SEEDS = range(6)
+SCENARIOS = {"honest": {}, "hard": {"hard_share": 0.7}, "again": {"again_share": 0.2}}
+
+
+def build(path: str, seed: int, cards: int = 500, days: int = 300, preset=True, **kw) -> str:
+    learner = Learner(true_params=list(DEFAULTS6), seed=seed, **kw)
+    params = {"Main": list(DEFAULTS6) if preset else None}
+    build_learner_collection(
+        path, {"Main": (learner, cards)}, days=days, preset_params=params, seed=1000 + seed
+    ).close()
+    return path
+
+
+def run(path: str, health: bool = False):
+    from anki.collection import Collection
+
+    from fsrs_calibration.optimizer import anki_health_check
+
+    col = Collection(path)
+    try:
+        data = read_collection(col, None)
+        return diagnose(data, anki_health_check(col) if health else None)
+    finally:
+        col.close(downgrade=False)
+
+
+@pytest.fixture(scope="module")
+def verdicts(tmp_path_factory) -> dict[str, list[dict[str, str]]]:
+    """scenario -> per seed, finding id -> verdict (presets hold the true parameters)."""
+    out: dict[str, list[dict[str, str]]] = {}
+    for name, kw in SCENARIOS.items():
+        out[name] = []
+        for seed in SEEDS:
+            path = build(str(tmp_path_factory.mktemp(f"{name}{seed}") / "collection.anki2"), seed, **kw)
+            out[name].append({f.id: f.verdict for f in run(path).findings})
+    return out
+
+
+def count(rows, finding, verdict):
+    return sum(1 for r in rows if r[finding] == verdict)
+
+
+def test_hard_pressed_on_forgotten_cards_is_found_and_honest_learners_are_not_accused(verdicts):
+    # README: hard-misuse — 6 of 6 learners pressing Hard on 70% of forgotten cards found, 0 of 6 honest
+    # learners accused (asserted as at most 1 miss and at most 1 false alarm).
+    assert count(verdicts["hard"], "hard-misuse", "problem") >= 5
+    assert count(verdicts["honest"], "hard-misuse", "problem") <= 1
+    assert count(verdicts["again"], "hard-misuse", "problem") <= 1  # another misuse is not this one
+
+
+def test_again_pressed_on_remembered_cards_is_found_and_not_confused(verdicts):
+    assert count(verdicts["again"], "again-misuse", "suggestion") >= 5
+    assert count(verdicts["honest"], "again-misuse", "suggestion") <= 1
+    assert count(verdicts["hard"], "again-misuse", "suggestion") <= 1
+
+
+def test_an_honest_learner_gets_no_retention_or_deck_alarm(verdicts):
+    assert count(verdicts["honest"], "retention", "suggestion") <= 1
+    assert count(verdicts["honest"], "decks", "suggestion") <= 1
+    assert all(r["data"] == "ok" and r["parameters"] == "ok" for r in verdicts["honest"])
+
+
+def test_a_preset_on_defaults_is_told_to_optimize(tmp_path):
+    dg = run(build(str(tmp_path / "c.anki2"), 0, cards=300, preset=False))
+    [params] = dg.by_id("parameters")
+    assert params.verdict == "suggestion" and "Optimize" in params.action and "default parameters" in params.summary
+
+
+def test_a_tiny_collection_is_not_enough_data_everywhere(tmp_path):
+    dg = run(build(str(tmp_path / "c.anki2"), 0, cards=25, days=60))
+    assert 0 < dg.reviews < 1000
+    assert dg.by_id("data")[0].verdict == "not-enough-data"
+    assert {f.verdict for f in dg.findings if f.id != "anki-health-check"} == {"not-enough-data"}
+
+
+def test_anki_health_check_is_ankis_own_call(tmp_path):
+    from anki.collection import Collection
+
+    path = build(str(tmp_path / "c.anki2"), 1, cards=200, hard_share=0.7)
+    dg = run(path, health=True)
+    col = Collection(path)
+    try:
+        conf = next(c for c in col.decks.all_config() if c["name"] == "Main preset")
+        want = col._backend.compute_fsrs_params(search='preset:"Main preset" -is:suspended',
+                                                current_params=conf["fsrsParams6"], ignore_revlogs_before_ms=0,
+                                                num_of_relearning_steps=len(conf["lapse"]["delays"]),
+                                                health_check=True)  # fmt: skip
+    finally:
+        col.close(downgrade=False)
+    assert dg.anki_health_check["Main preset"]["passed"] == want.health_check_passed
+    assert dg.anki_health_check["Main preset"]["fsrs_items"] == want.fsrs_items
+    [finding] = dg.by_id("anki-health-check")
+    assert finding.verdict == ("ok" if want.health_check_passed else "problem")
+    if want.health_check_passed and dg.by_id("hard-misuse")[0].verdict == "problem":
+        assert "disagree" in finding.why  # Anki passes a learner our check flags: said, with why
+
+
+def test_every_finding_has_the_promised_shape(tmp_path):
+    dg = run(build(str(tmp_path / "c.anki2"), 2, cards=300, hard_share=0.7), health=True)
+    ids = {f.id for f in dg.findings}
+    assert {"data", "anki-health-check", "parameters", "hard-misuse", "again-misuse", "retention", "decks"} <= ids
+    for f in dg.findings:
+        assert f.verdict in VERDICTS and f.summary and f.scope
+        assert f.verdict == "ok" or f.verdict == "not-enough-data" or f.action, f
+        if f.verdict in ("problem", "suggestion") and f.id not in ("anki-health-check", "parameters"):
+            text = json.dumps(f.evidence)
+            assert "reviews" in text and ("_ci" in text or "gap_ci" in text), f  # numbers with intervals and counts
+
+
+def test_cli_diagnose_json_and_bad_input(tmp_path, capsys):
+    path = build(str(tmp_path / "c.anki2"), 0, hard_share=0.7)  # the first "hard" learner of the scenarios
+    assert main(["diagnose", path, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) >= {"findings", "anki_health_check"}
+    assert set(out["findings"][0]) == {"id", "verdict", "scope", "summary", "evidence", "action", "why"}
+    assert any(f["id"] == "hard-misuse" and f["verdict"] == "problem" for f in out["findings"])
+    assert main(["diagnose", path]) == 0
+    assert "[problem] hard-misuse" in capsys.readouterr().out
+    for argv, fragment in ((["diagnose", str(tmp_path / "missing.anki2")], "no such file"),
+                           (["diagnose", path, "--deck", "Nope"], 'No deck named "Nope"'),
+                           (["diagnose", path, "--search", "deck:(("], "not valid")):  # fmt: skip
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and fragment in err, err
+    assert sorted(os.listdir(tmp_path)) == ["c.anki2", "c.media"]  # nothing written beside the collection
