@@ -47,7 +47,7 @@ def test_whole_collection_numbers_and_chart_are_the_engines(qtbot, col):
     want = evaluate(read_collection(col), Options())
     assert ev.overall == want.overall
     assert "percentage points" in dialog.headline.text() and f"{want.overall.reviews:,}" in dialog.headline.text()
-    dialog.tabs.setCurrentIndex(0)
+    dialog.tabs.setCurrentWidget(dialog.results)
     dialog.chart.repaint()
     drawn = dialog.chart.points
     assert [(p.x, p.y, p.count) for p in drawn] == [
@@ -380,3 +380,25 @@ def test_a_shown_tooltip_is_about_420_px_wide(qtbot, col):
     tips = [w for w in QApplication.topLevelWidgets() if w.objectName() == "qtooltip_label" and w.isVisible()]
     assert tips and 380 <= tips[0].width() <= 460, [t.width() for t in tips]
     QToolTip.hideText()
+
+
+def test_what_to_do_tab_shows_the_engines_diagnosis(qtbot, col):
+    from fsrs_calibration.metrics.diagnose import diagnose
+    from fsrs_calibration.optimizer import anki_health_check
+    from fsrs_calibration.ui.tab_whattodo import LABELS, TITLES
+
+    dialog, _ = make_dialog(qtbot, col)
+    assert dialog.tabs.widget(0) is dialog.whattodo and dialog.tabs.tabText(0) == "What to do"
+    dialog.run_diagnosis()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=120_000)
+    dg = dialog.diagnosis
+    want = diagnose(read_collection(col), anki_health_check(col))
+    assert [(f.id, f.verdict, f.scope, f.summary) for f in dg.findings] == [
+        (f.id, f.verdict, f.scope, f.summary) for f in want.findings
+    ]
+    text = dialog.whattodo.text.toPlainText()
+    for f in dg.findings:
+        assert f.summary in text and TITLES[f.id] in text and LABELS[f.verdict] in text
+    assert dialog.tabs.currentWidget() is dialog.whattodo
+    dialog._select(dialog.binning_box, "wiki")
+    assert dialog.stale and dialog.whattodo._fade.opacity() < 1.0

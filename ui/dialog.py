@@ -40,6 +40,7 @@ from .tab_export import NEVER as EXPORT_NEVER
 from .tab_export import ExportView
 from .tab_report import ReportView
 from .tab_results import ResultsView
+from .tab_whattodo import WhatToDoView
 from .tab_where import WhereView
 from .widgets import View, combo
 
@@ -144,6 +145,7 @@ class CalibrationDialog(QDialog):
         self.export_tables: Any = None
         self.export_summary = ""
         self.comparison: Any = None
+        self.diagnosis: Any = None
         self.stale = False
         self._cancel = threading.Event()
         self._running = False
@@ -237,13 +239,15 @@ class CalibrationDialog(QDialog):
         self.stale_label.setVisible(False)
         layout.addWidget(self.stale_label)
 
+        self.whattodo = WhatToDoView(self.run_diagnosis)
         self.results = ResultsView()
         self.where = WhereView()
         self.decks = DecksView(self._open_deck)
         self.compare = CompareView(self.run_compare)
         self.export = ExportView(self.prepare_export, self._save_export_dialog)
         self.report_view = ReportView()
-        self.views: list[View] = [self.results, self.where, self.decks, self.compare, self.export, self.report_view]
+        self.views: list[View] = [self.whattodo, self.results, self.where, self.decks, self.compare, self.export,
+                                  self.report_view]  # fmt: skip
         self.tabs = QTabWidget()
         self.tabs.setUsesScrollButtons(True)
         for view in self.views:
@@ -388,7 +392,7 @@ class CalibrationDialog(QDialog):
         self._update_options_summary()
         self.export_tables = None
         self.export.clear("")
-        if self.evaluation is not None or self.comparison is not None:
+        if self.evaluation is not None or self.comparison is not None or self.diagnosis is not None:
             self.set_stale(True)
 
     def set_stale(self, stale: bool) -> None:
@@ -512,6 +516,52 @@ class CalibrationDialog(QDialog):
             self.set_stale(False)
         self.status.setText(f"Compared on {fmt.count(cmp.reviews_compared)} of {fmt.count(cmp.reviews_total)} reviews.")
 
+    # -- diagnosis ----------------------------------------------------------------------------
+    def run_diagnosis(self) -> None:
+        """Diagnose the current scope in the background (runs Anki's health check per preset: it trains)."""
+        if self._running or not self._scope_ready():
+            return
+        kind, value = self.scope()
+        anki_version = self.anki_version
+        self._cancel.clear()
+        self._set_running(True)
+        self.status.setText("Finding out what to do…")
+        self.diagnosis = None
+        status: dict[str, str] = {}
+
+        def op(col: Any) -> Any:
+            from ..metrics.diagnose import diagnose
+            from ..optimizer import anki_health_check
+
+            data = self._scope_data(col, kind, value)
+            options = _options({}, anki_version)
+            return diagnose(data, anki_health_check(col), options, should_stop=self._cancel.is_set,
+                            progress=lambda t: status.update(text=t))  # fmt: skip
+
+        def tick() -> None:
+            if self._running and "text" in status:
+                self.status.setText(status["text"] + "…")
+
+        self._diagnose_timer = QTimer(self)
+        self._diagnose_timer.timeout.connect(tick)
+        self._diagnose_timer.start(200)
+
+        def done(result: Any) -> None:
+            self._diagnose_timer.stop()
+            self._set_running(False)
+            self.diagnosis = result
+            self.whattodo.show_diagnosis(result)
+            self.whattodo.set_stale(False)
+            self.tabs.setCurrentWidget(self.whattodo)
+            problems = sum(1 for f in result.findings if f.verdict in ("problem", "suggestion"))
+            self.status.setText(f"{problems} thing(s) to look at, from {fmt.count(result.reviews)} reviews.")
+
+        def failed(error: Exception) -> None:
+            self._diagnose_timer.stop()
+            self._failed(error)
+
+        self.runner.run(self, op, done, failed)
+
     # -- export -----------------------------------------------------------------------------
     def prepare_export(self, then: Callable[[Any], None] | None = None) -> None:
         """Build the benchmark tables of the current scope in the background; then(tables) on success."""
@@ -620,6 +670,7 @@ class CalibrationDialog(QDialog):
         self.run_button.setEnabled(not running)
         self.compare.set_running(running)
         self.export.set_running(running)
+        self.whattodo.set_running(running)
         self.cancel_button.setEnabled(running)
         self.status.setText("Evaluating…" if running else "")
 
@@ -644,7 +695,7 @@ class CalibrationDialog(QDialog):
         self.evaluation = None
         self.headline.setText(text)
         for view in self.views:
-            if view is not self.compare and view is not self.export:
+            if view not in (self.compare, self.export, self.whattodo):
                 view.clear(text)
         self.set_stale(False)
         self._set_results_enabled(False)
@@ -663,6 +714,10 @@ class CalibrationDialog(QDialog):
         self.set_stale(False)
         if self.comparison is not None:
             self.compare.set_stale(True)  # made with the earlier choices
+        if self.diagnosis is not None:
+            self.whattodo.set_stale(True)
+        elif self.tabs.currentWidget() is self.whattodo:
+            self.tabs.setCurrentWidget(self.results)  # nothing to show there yet: show the numbers
         self._set_results_enabled(True)
 
     def _open_deck(self, name: str) -> None:

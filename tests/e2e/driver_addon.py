@@ -91,10 +91,10 @@ def read_dialog(name: str) -> dict:
     if SHOTS:
         dialog.resize(920, 780)
         dialog.grab().save(os.path.join(SHOTS, f"{name}.png"))
-        for i, tab in enumerate(("calibration", "where", "decks")):
-            dialog.tabs.setCurrentIndex(i)
+        for view, tab in ((dialog.results, "calibration"), (dialog.where, "where"), (dialog.decks, "decks")):
+            dialog.tabs.setCurrentWidget(view)
             dialog.grab().save(os.path.join(SHOTS, f"{name}-{tab}.png"))
-        dialog.tabs.setCurrentIndex(0)
+        dialog.tabs.setCurrentWidget(dialog.results)
     return out
 
 
@@ -257,7 +257,15 @@ def screens_compare() -> None:
     result["opened"] = _rect(dialog.frameGeometry())
     dialog.run_compare()
     ready = lambda: not dialog.running and (dialog.comparison is not None or dialog.message != "")  # noqa: E731
-    wait_until(ready, screens_check, time.monotonic() + 180, "screens compare")
+    wait_until(ready, screens_diagnose, time.monotonic() + 180, "screens compare")
+
+
+@guarded
+def screens_diagnose() -> None:
+    dialog = find_dialog()
+    dialog.run_diagnosis()
+    ready = lambda: not dialog.running and (dialog.diagnosis is not None or dialog.message != "")  # noqa: E731
+    wait_until(ready, screens_check, time.monotonic() + 180, "screens diagnose")
 
 
 def _rect(r) -> list[int]:
@@ -307,6 +315,7 @@ def screens_check() -> None:
     result["screen"] = {"available": _rect(screen.availableGeometry()), "dpr": screen.devicePixelRatio(),
                         "name": screen.name()}  # fmt: skip
     result["compared"] = dialog.comparison is not None
+    result["diagnosed"] = dialog.diagnosis is not None
     checks = []
     sizes = [("opened", None), ("800x500", (800, 500))]
     for theme in ("light", "dark"):
