@@ -278,7 +278,7 @@ def run_diagnose(args: argparse.Namespace) -> Any:
         from .metrics.diagnose import diagnose
         from .optimizer import anki_health_check
 
-        return diagnose(data, anki_health_check(col), options, progress=progress)
+        return diagnose(data, anki_health_check(col), options, progress=progress, trainer=anki_trainer(col))
 
 
 def format_diagnosis(diagnosis: Any) -> str:

@@ -79,18 +79,9 @@ def auc_verdict(auc: float | None, reviews: int, remembered: int) -> str:
     )
 
 
-def scores_of(cmp: Any) -> dict[str, Score]:
-    """Return each compared model's Score from an engine Comparison."""
-    out = {}
-    for name, m in cmp.models.items():
-        remembered = round(sum(b.count * b.mean_actual for b in m.calibration.bins))
-        out[name] = Score(name, m.log_loss, tuple(m.log_loss_ci), m.auc, m.reviews, remembered)
-    return out
-
-
 def comparison_advice(cmp: Any) -> list[str]:
-    """Return the advice sentences of a comparison, the most important first."""
-    return advise(scores_of(cmp), cmp.reviews_compared)
+    """Return the advice sentences of a comparison, the most important first (the comparison's guidance)."""
+    return list(cmp.guidance)
 
 
 def advise(scores: dict[str, Score], reviews: int) -> list[str]:

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from .advice import Score, advise
 from .baselines import average_by_fold, interval_recall, moving_average, revlog_interval_days, sm2_intervals
 from .binning import bin_keys, rmse_bins
 from .calibration import Calibration, calibration_table
@@ -62,6 +63,9 @@ class Comparison:
     reviews_compared: int
     fold_params: list[list[float]] = field(default_factory=list)
     guidance: list[str] = field(default_factory=list)
+    # With keep_predictions: "y" (answers), "card" (card index) and each model's predictions of the
+    # compared reviews, in time order (for paired tests); empty otherwise.
+    compared: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON object of `fsrs-calibration compare --json`."""
@@ -183,6 +187,7 @@ def compare(
     should_stop: Callable[[], bool] | None = None,
     progress: Callable[[str], None] | None = None,
     share_cpu_by_size: bool = False,
+    keep_predictions: bool = False,
 ) -> Comparison:
     """Return the models' scores on the same reviews of `data` (read with_intervals for anki-interval).
 
@@ -318,6 +323,9 @@ def compare(
         )  # fmt: skip
     superiority = _superiority(terms_of, deck_of_review)
     um = matrices({m: p[start:] for m, p in preds.items()}, yt)
+    compared = (
+        {"y": yt, "card": reviews.card[test], **{m: p[start:] for m, p in preds.items()}} if keep_predictions else {}
+    )
     return Comparison(
         models=results,
         superiority=superiority,
@@ -326,7 +334,8 @@ def compare(
         reviews_total=n,
         reviews_compared=int(yt.size),
         fold_params=fold_params,
-        guidance=_guidance(results),
+        guidance=_guidance(results, int(yt.size)),
+        compared=compared,
     )
 
 
@@ -344,29 +353,10 @@ def _superiority(terms: dict[str, np.ndarray], group: np.ndarray) -> dict[str, d
     return out
 
 
-def _guidance(results: dict[str, ModelScores]) -> list[str]:
-    """Return plain-words advice from the comparison."""
-    out = []
-    own, default = results.get("fsrs-preset"), results.get("fsrs-default")
-    if own and default:
-        gain = default.log_loss - own.log_loss
-        if gain > 0.002:
-            out.append(f"Your parameters beat FSRS's defaults by {gain:.3f} in log loss "
-                       f"({gain / default.log_loss * 100:.1f}%): they fit your memory.")  # fmt: skip
-        elif gain < -0.002:
-            out.append(f"FSRS's default parameters predict your reviews better than your presets' by {-gain:.3f} "
-                       "in log loss: consider optimizing the parameters in Deck Options.")  # fmt: skip
-        else:
-            out.append("Your parameters and FSRS's defaults predict about equally well.")
-    oos = results.get("fsrs-out-of-sample")
-    if own and oos:
-        out.append(
-            f"Trained only on earlier reviews, FSRS scores {oos.log_loss:.3f} (your presets, trained on everything, "
-            f"{own.log_loss:.3f}); the first number is the one comparable with the FSRS benchmark."
-        )
-    sm2 = results.get("sm2")
-    if own and sm2:
-        out.append(
-            f"Compared with SM-2 (Anki's old algorithm), FSRS's log loss is {sm2.log_loss - own.log_loss:.3f} lower."
-        )
-    return out
+def _guidance(results: dict[str, ModelScores], reviews: int) -> list[str]:
+    """Return the plain-words advice of the comparison (metrics/advice.py: no more than the intervals allow)."""
+    scores = {}
+    for name, m in results.items():
+        remembered = round(sum(b.count * b.mean_actual for b in m.calibration.bins))
+        scores[name] = Score(name, m.log_loss, m.log_loss_ci, m.auc, m.reviews, remembered)
+    return advise(scores, reviews)

@@ -17,9 +17,12 @@ import numpy as np
 
 from . import formatting as fmt
 from .collection import DEFAULT_PRESET_ID, CollectionData
+from .compare import Comparison, Trainer, compare
 from .errors import Cancelled
 from .evaluate import Evaluation, evaluate
 from .options import Options
+from .standing import standing
+from .subset import card_presets, restrict
 from .where import wilson
 
 VERDICTS = ("ok", "suggestion", "problem", "not-enough-data")
@@ -144,8 +147,13 @@ def diagnose(
     options: Options | None = None,
     should_stop: Callable[[], bool] | None = None,
     progress: Callable[[str], None] | None = None,
+    trainer: Trainer | None = None,
 ) -> Diagnosis:
-    """Return the findings for the scope read into `data` (each card with its preset's parameters)."""
+    """Return the findings for the scope read into `data` (each card with its preset's parameters).
+
+    With a `trainer` (Anki's optimizer), the out-of-sample findings run too: re-optimizing each preset,
+    decks' own presets, and the standing among the FSRS benchmark's learners.
+    """
 
     def note(text: str) -> None:
         if progress is not None:
@@ -168,6 +176,8 @@ def diagnose(
             if result is not None:
                 health[data.presets[pid].name] = result
     enough = n >= MIN_REVIEWS
+    card_preset = card_presets(data, DEFAULT_PRESET_ID)
+    whole: Any = None
     for pid in presets:
         mask = scored.preset == pid
         name = data.presets[pid].name if pid in data.presets else f"preset {pid}"
@@ -175,8 +185,25 @@ def diagnose(
         findings.append(hard)
         findings.append(_again_misuse(scored, mask, name, enough, hard.verdict == "problem"))
         findings.append(_retention(scored, mask, name, data.presets.get(pid), enough))
-        findings.append(_parameters_defaults(data, pid, name, int(mask.sum()), enough))
+        info = data.presets.get(pid)
+        if trainer is not None and enough and info is not None and info.params and mask.sum() >= MIN_REVIEWS:
+            note(f"Training FSRS on earlier reviews of preset {name}")
+            cards = card_preset == pid
+            cmp = _out_of_sample(restrict(data, cards), trainer, options, should_stop)
+            findings.append(_parameters_oos(cmp, name))
+            if cards.all():
+                whole = cmp
+        else:
+            findings.append(_parameters_defaults(data, pid, name, int(mask.sum()), enough))
     findings.append(_decks(ev, scored, data, enough))
+    if trainer is not None and enough:
+        findings += _own_presets(data, scored, card_preset, trainer, options, should_stop, note)
+        if whole is None:
+            note("Training FSRS on earlier reviews of the whole scope")
+            whole = _out_of_sample(data, trainer, options, should_stop, models=("fsrs-out-of-sample",))
+        findings.append(_standing(whole))
+    elif not enough:
+        findings.append(_too_few("benchmark-standing", "collection", n, MIN_REVIEWS))
     findings += _health_findings(health, findings)
     order = {"problem": 0, "suggestion": 1, "not-enough-data": 2, "ok": 3}
     findings.sort(key=lambda f: (f.id != "data", order.get(f.verdict, 9)))
@@ -389,3 +416,110 @@ def _health_findings(health: dict[str, Any], findings: list[Finding]) -> list[Fi
                                "Anki's own words after Optimize: the health check found the parameters fit this "
                                "preset's reviews poorly."))  # fmt: skip
     return out
+
+
+def _out_of_sample(data: CollectionData, trainer: Trainer, options: Options, should_stop: Callable[[], bool] | None,
+                   models: tuple[str, ...] = ("fsrs-preset", "fsrs-out-of-sample")) -> Comparison:  # fmt: skip
+    """Return the comparison of the presets' parameters with FSRS trained on earlier reviews (time-series folds)."""
+    preset_options = Options(**{**asdict(options), "params": "preset"})
+    return compare(data, preset_options, trainer, models, should_stop=should_stop, keep_predictions=True)
+
+
+def paired_gain(cmp: Comparison, current: str = "fsrs-preset", trained: str = "fsrs-out-of-sample",
+                rounds: int = 200, seed: int = 0) -> dict[str, Any]:  # fmt: skip
+    """Return the mean log-loss gain of `trained` over `current` on the same reviews, with a 95% interval
+    from a bootstrap by card (each card's reviews resampled together: Poisson weights per card)."""
+    y = cmp.compared["y"]
+    terms = {}
+    for name in (current, trained):
+        p = np.clip(cmp.compared[name], 1e-15, 1 - 1e-15)
+        terms[name] = -(y * np.log(p) + (1 - y) * np.log1p(-p))
+    d = terms[current] - terms[trained]  # positive: the trained parameters predict better
+    _, group = np.unique(cmp.compared["card"], return_inverse=True)
+    sums = np.bincount(group.reshape(-1), weights=d)
+    counts = np.bincount(group.reshape(-1)).astype(np.float64)
+    rng = np.random.default_rng(seed)
+    estimates = []
+    step = max(1, 4_000_000 // max(1, sums.size))  # rounds per block: bounded memory
+    for start in range(0, rounds, step):
+        w = rng.poisson(1.0, size=(min(step, rounds - start), sums.size)).astype(np.float64)
+        estimates.append((w @ sums) / np.maximum(w @ counts, 1.0))
+    est = np.concatenate(estimates)
+    low, high = np.percentile(est, [2.5, 97.5])
+    return {"gain": float(d.mean()), "gain_ci": [float(low), float(high)], "reviews": int(d.size),
+            "cards": int(sums.size), "current_log_loss": float(terms[current].mean()),
+            "trained_log_loss": float(terms[trained].mean())}  # fmt: skip
+
+
+def _parameters_oos(cmp: Comparison, preset: str) -> Finding:
+    """Would re-optimizing this preset help? Current parameters against FSRS trained on earlier reviews."""
+    scope = f'preset "{preset}"'
+    if cmp.reviews_compared < MIN_REVIEWS:
+        return _too_few("parameters", scope, cmp.reviews_compared, MIN_REVIEWS)
+    g = paired_gain(cmp)
+    low, high = g["gain_ci"]
+    numbers = (f"log loss {fmt.log_loss(g['trained_log_loss'])} with parameters trained only on earlier reviews "
+               f"against {fmt.log_loss(g['current_log_loss'])} with the current ones, on the same "
+               f"{fmt.count(g['reviews'])} later reviews of {fmt.count(g['cards'])} cards (difference "
+               f"{g['gain']:+.4f}, 95% interval {low:+.4f} to {high:+.4f}, bootstrap by card)")  # fmt: skip
+    if low > 0:
+        return Finding("parameters", "suggestion", scope,
+                       "Re-optimizing this preset's parameters should help: parameters trained on your earlier "
+                       f"reviews predict the later ones better than the current parameters ({numbers}).", g,
+                       "Deck Options → (this preset) → FSRS → Optimize.",
+                       "The test is out of sample: the trained parameters never saw the reviews they are scored on, "
+                       "and the gain's interval lies above zero.")  # fmt: skip
+    return Finding("parameters", "ok", scope,
+                   f"Re-optimizing would not measurably help: {numbers}.", g, "",
+                   "Parameters trained only on earlier reviews do not beat the current ones beyond chance (the "
+                   "gain's 95% interval reaches zero or below).")  # fmt: skip
+
+
+def _own_presets(data: CollectionData, s: _Scored, card_preset: np.ndarray, trainer: Trainer, options: Options,
+                 should_stop: Callable[[], bool] | None, note: Callable[[str], None]) -> list[Finding]:  # fmt: skip
+    """For decks with at least MIN_REVIEWS scored reviews that share their preset with other decks: would
+    parameters trained on the deck alone beat its preset's, out of sample?"""
+    out = []
+    decks, counts = np.unique(s.deck, return_counts=True)
+    for did, count in zip(decks.tolist(), counts.tolist(), strict=True):
+        cards = data.home_deck == did
+        if count < MIN_REVIEWS or (card_preset == card_preset[cards][0]).sum() == cards.sum():
+            continue  # too few reviews, or the deck is its preset's only deck (the parameters finding covers it)
+        name = data.deck_names.get(int(did), str(did))
+        note(f"Training FSRS on deck {name} alone")
+        cmp = _out_of_sample(restrict(data, cards), trainer, options, should_stop)
+        scope = f'deck "{name}"'
+        if cmp.reviews_compared < MIN_REVIEWS:
+            out.append(_too_few("decks", scope, cmp.reviews_compared, MIN_REVIEWS))
+            continue
+        g = paired_gain(cmp)
+        low, high = g["gain_ci"]
+        numbers = (f"log loss {fmt.log_loss(g['trained_log_loss'])} against {fmt.log_loss(g['current_log_loss'])} "
+                   f"with its preset's, on {fmt.count(g['reviews'])} later reviews (difference {g['gain']:+.4f}, 95% "
+                   f"interval {low:+.4f} to {high:+.4f}, bootstrap by card)")  # fmt: skip
+        if low > 0:
+            out.append(Finding("decks", "suggestion", scope,
+                               f"This deck would do better with a preset of its own: parameters trained on it alone "
+                               f"predict its later reviews better ({numbers}).", g,
+                               "Deck Options → Add preset (for this deck only) → FSRS → Optimize.",
+                               "Trained only on this deck's earlier reviews, FSRS beats the shared preset's parameters "
+                               "on its later reviews beyond chance."))  # fmt: skip
+        else:
+            out.append(Finding("decks", "ok", scope,
+                               f"A preset of its own would not help this deck measurably ({numbers}).", g, "",
+                               "Parameters trained on this deck alone do not beat its preset's "
+                               "beyond chance."))  # fmt: skip
+    return out
+
+
+def _standing(cmp: Comparison) -> Finding:
+    """Where this scope's out-of-sample numbers fall among the FSRS benchmark's learners."""
+    m = cmp.models.get("fsrs-out-of-sample")
+    if m is None or m.reviews < MIN_REVIEWS:
+        return _too_few("benchmark-standing", "collection", m.reviews if m else 0, MIN_REVIEWS)
+    st = standing(m.reviews, m.log_loss, m.rmse_bins, m.auc)
+    evidence = {"reviews": m.reviews, "log_loss": m.log_loss, "log_loss_ci": list(m.log_loss_ci),
+                "rmse_bins": m.rmse_bins, **st.to_dict()}  # fmt: skip
+    return Finding("benchmark-standing", "ok", "collection", st.sentence(), evidence, "",
+                   "Out of sample (FSRS trained only on earlier reviews, five time-series folds), as the "
+                   f"benchmark scores its learners. {st.source()}")  # fmt: skip

@@ -80,6 +80,7 @@ def build_learner_collection(
     """  # fmt: skip
     b = Builder(path, seed)
     rng = random.Random(seed)
+    random.seed(seed)  # py-fsrs draws its interval fuzz from the global generator: same seed, same collection
     rows: list[tuple[int, Entry]] = []
     for name, (learner, n_cards) in decks.items():
         params = (preset_params or {}).get(name, learner.true_params)

@@ -21,24 +21,30 @@ SEEDS = range(6)
 SCENARIOS = {"honest": {}, "hard": {"hard_share": 0.7}, "again": {"again_share": 0.2}}
 
 
+# Far from the simulated learners' memory: initial stabilities a fifth of the true ones, a steep forgetting curve.
+FAR_OFF = [v * 0.2 for v in DEFAULTS6[:4]] + DEFAULTS6[4:20] + [0.6]
+# A second kind of material: cards forgotten much faster (initial stabilities a tenth), harder.
+OTHER = [v * 0.1 for v in DEFAULTS6[:4]] + [DEFAULTS6[4] + 2.0] + DEFAULTS6[5:]
+
+
 def build(path: str, seed: int, cards: int = 500, days: int = 300, preset=True, **kw) -> str:
     learner = Learner(true_params=list(DEFAULTS6), seed=seed, **kw)
-    params = {"Main": list(DEFAULTS6) if preset else None}
+    params = {"Main": (list(DEFAULTS6) if preset is True else preset) if preset else None}
     build_learner_collection(
         path, {"Main": (learner, cards)}, days=days, preset_params=params, seed=1000 + seed
     ).close()
     return path
 
 
-def run(path: str, health: bool = False):
+def run(path: str, health: bool = False, train: bool = True):
     from anki.collection import Collection
 
-    from fsrs_calibration.optimizer import anki_health_check
+    from fsrs_calibration.optimizer import anki_health_check, anki_trainer
 
     col = Collection(path)
     try:
         data = read_collection(col, None)
-        return diagnose(data, anki_health_check(col) if health else None)
+        return diagnose(data, anki_health_check(col) if health else None, trainer=anki_trainer(col) if train else None)
     finally:
         col.close(downgrade=False)
 
@@ -77,6 +83,38 @@ def test_an_honest_learner_gets_no_retention_or_deck_alarm(verdicts):
     assert count(verdicts["honest"], "retention", "suggestion") <= 1
     assert count(verdicts["honest"], "decks", "suggestion") <= 1
     assert all(r["data"] == "ok" and r["parameters"] == "ok" for r in verdicts["honest"])
+
+
+def test_true_parameters_are_not_sent_to_optimize(verdicts):
+    # README: parameters — 0 of 6 honest learners whose preset holds the true parameters told to re-optimize.
+    assert count(verdicts["honest"], "parameters", "suggestion") <= 1
+    assert count(verdicts["honest"], "benchmark-standing", "ok") == len(SEEDS)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_far_off_parameters_are_sent_to_optimize(tmp_path, seed):
+    dg = run(build(str(tmp_path / "c.anki2"), seed, preset=FAR_OFF))
+    [params] = dg.by_id("parameters")
+    assert params.verdict == "suggestion" and params.evidence["gain_ci"][0] > 0, params
+    assert "Optimize" in params.action
+
+
+def test_a_deck_of_other_material_is_told_to_get_its_own_preset(tmp_path):
+    path = str(tmp_path / "c.anki2")
+    same = Learner(true_params=list(DEFAULTS6), seed=1)
+    other = Learner(true_params=OTHER, seed=2)
+    presets = {"Usual": list(DEFAULTS6), "Other": list(DEFAULTS6)}
+    b = build_learner_collection(path, {"Usual": (same, 400), "Other": (other, 400)}, days=300,
+                                 preset_params=presets, seed=5)  # fmt: skip
+    preset = b.col.decks.get_config(b.col.decks.get(b.col.decks.id_for_name("Usual"))["conf"])
+    deck = b.col.decks.get(b.col.decks.id_for_name("Other"))
+    deck["conf"] = preset["id"]  # both decks share the preset fit for the usual material
+    b.col.decks.save(deck)
+    b.close()
+    dg = run(path)
+    own = {f.scope: f for f in dg.by_id("decks") if f.scope.startswith("deck ")}
+    assert own['deck "Other"'].verdict == "suggestion" and "preset of its own" in own['deck "Other"'].summary
+    assert own['deck "Usual"'].verdict == "ok"
 
 
 def test_a_preset_on_defaults_is_told_to_optimize(tmp_path):

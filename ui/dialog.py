@@ -531,12 +531,12 @@ class CalibrationDialog(QDialog):
 
         def op(col: Any) -> Any:
             from ..metrics.diagnose import diagnose
-            from ..optimizer import anki_health_check
+            from ..optimizer import anki_health_check, anki_trainer
 
             data = self._scope_data(col, kind, value)
             options = _options({}, anki_version)
             return diagnose(data, anki_health_check(col), options, should_stop=self._cancel.is_set,
-                            progress=lambda t: status.update(text=t))  # fmt: skip
+                            progress=lambda t: status.update(text=t), trainer=anki_trainer(col))  # fmt: skip
 
         def tick() -> None:
             if self._running and "text" in status:
