@@ -317,7 +317,7 @@ def format_comparison(cmp: Any, given_params: bool = False) -> str:
 
 def run_evaluate_dataset(args: argparse.Namespace) -> Evaluation:
     """Return the evaluation of an export zip or an anki-revlogs-10k folder (numpy only, no anki)."""
-    from .metrics.dataset import read_tables
+    from .metrics.dataset_read import read_tables
     from .metrics.evaluate import evaluate_tables
 
     options = options_from(args, parse_anki_version(args.anki_version))
@@ -326,7 +326,8 @@ def run_evaluate_dataset(args: argparse.Namespace) -> Evaluation:
 
 def run_to_parquet(args: argparse.Namespace) -> str:
     """Convert an export (CSV, as made inside Anki) into the benchmark's parquet folder; return a summary."""
-    from .metrics.dataset import read_tables, write_parquet_folder
+    from .metrics.dataset import write_parquet_folder
+    from .metrics.dataset_read import read_tables
 
     tables = read_tables(args.source, args.user)
     user = args.user if args.user is not None else 0

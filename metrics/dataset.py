@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import zipfile
 import zlib
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -230,27 +229,6 @@ def _csv_rows(columns: dict[str, np.ndarray]) -> bytes:
     return flat[flat != _SPACE].tobytes()
 
 
-def parse_csv(text: bytes | str) -> dict[str, np.ndarray]:
-    """Return the int64 columns of a CSV table with a header line."""
-    if isinstance(text, bytes):
-        text = text.decode("utf-8")
-    head, _, body = text.partition("\n")
-    names = [h.strip() for h in head.strip().split(",") if h.strip()]
-    body = body.strip().replace("\r", "").replace("\n", ",")
-    if not names:
-        raise EvaluationError("A CSV table has no header line.")
-    if not body:
-        return {n: np.zeros(0, dtype=np.int64) for n in names}
-    try:
-        values = np.fromstring(body, dtype=np.int64, sep=",")
-    except ValueError:
-        raise EvaluationError("A CSV table holds values that are not whole numbers.") from None
-    if values.size % len(names):
-        raise EvaluationError("A CSV table has rows of different lengths.")
-    table = values.reshape(-1, len(names))
-    return {n: table[:, i].copy() for i, n in enumerate(names)}
-
-
 # -- the zip ----------------------------------------------------------------------------------------
 _CSV_BLOCK_ROWS = 100_000  # rows formatted per step; each step's bytes are deflated in a thread
 
@@ -363,66 +341,3 @@ def prepare_parquet() -> bool:
     except Exception:  # a warm-up only: the export itself reports or skips what fails here
         return False
     return True
-
-
-def read_tables(source: str, user: int | None = None) -> Tables:
-    """Return the tables of an export zip, or of a folder in the anki-revlogs-10k layout (CSV or parquet)."""
-    if not os.path.exists(source):
-        raise EvaluationError(f"{source}: no such file or folder.")
-    files: list[str] = []
-    if os.path.isdir(source):
-        for root, _dirs, names in os.walk(source):
-            files += [os.path.relpath(os.path.join(root, n), source).replace(os.sep, "/") for n in names]
-
-        def reader(rel: str) -> bytes:
-            with open(os.path.join(source, rel), "rb") as f:
-                return f.read()
-
-    else:
-        try:
-            z = zipfile.ZipFile(source)
-        except (zipfile.BadZipFile, OSError):
-            raise EvaluationError(f"{source}: not a zip file.") from None
-        files = z.namelist()
-
-        def reader(rel: str) -> bytes:
-            return z.read(rel)
-
-    tables = {}
-    for name in TABLES:
-        found = _table_file(files, name, user)
-        if found is None:
-            raise EvaluationError(f"{source}: no {name} table (expected {name}/{USER}/data.csv or .parquet).")
-        data = reader(found)
-        tables[name] = _parse_parquet(data) if found.endswith(".parquet") else parse_csv(data)
-        missing = [c for c in TABLES[name] if c not in tables[name]]
-        if missing:
-            raise EvaluationError(f"{source}: the {name} table lacks the columns {', '.join(missing)}.")
-    return Tables(**tables)
-
-
-def _table_file(files: list[str], name: str, user: int | None) -> str | None:
-    """Return the path of a table's file: this user's partition (the only one when user is None)."""
-    candidates = sorted(
-        f for f in files if f.endswith(("/data.csv", "/data.parquet")) and f"{name}/user_id=" in f
-        and (f.startswith(f"{name}/") or f.startswith(f"parquet/{name}/"))
-    )  # fmt: skip
-    users = sorted({f.split("user_id=")[1].split("/")[0] for f in candidates})
-    if user is None:
-        if len(users) > 1:
-            raise EvaluationError(f"The data holds {len(users)} users; choose one with --user (e.g. {users[0]}).")
-    else:
-        candidates = [f for f in candidates if f"user_id={user}/" in f]
-    csvs = [f for f in candidates if f.endswith(".csv")]
-    chosen = csvs or candidates
-    return chosen[0] if chosen else None
-
-
-def _parse_parquet(data: bytes) -> dict[str, np.ndarray]:
-    """Return the int64 columns of a parquet table (needs pyarrow)."""
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:
-        raise EvaluationError("Reading parquet needs pyarrow (pip install pyarrow); CSV needs nothing.") from None
-    table = pq.read_table(io.BytesIO(data))
-    return {c: np.asarray(table.column(c).to_numpy(), dtype=np.int64) for c in table.column_names if c != "user_id"}

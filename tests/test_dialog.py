@@ -218,7 +218,7 @@ def test_collection_is_not_modified(qtbot, col):
 
 def test_export_from_the_dialog_equals_the_cli_export(qtbot, col, mixed_collection, tmp_path):
     from fsrs_calibration.cli import main
-    from fsrs_calibration.metrics.dataset import read_tables
+    from fsrs_calibration.metrics.dataset_read import read_tables
 
     dialog, _ = make_dialog(qtbot, col)
     dialog.set_scope("deck", "Five")
@@ -384,7 +384,7 @@ def test_a_shown_tooltip_is_about_420_px_wide(qtbot, col):
 
 def test_what_to_do_tab_shows_the_engines_diagnosis(qtbot, col):
     from fsrs_calibration.metrics.diagnose import diagnose
-    from fsrs_calibration.optimizer import anki_health_check
+    from fsrs_calibration.optimizer import anki_health_check, anki_trainer
     from fsrs_calibration.ui.tab_whattodo import LABELS, TITLES
 
     dialog, _ = make_dialog(qtbot, col)
@@ -392,7 +392,7 @@ def test_what_to_do_tab_shows_the_engines_diagnosis(qtbot, col):
     dialog.run_diagnosis()
     qtbot.waitUntil(lambda: not dialog.running, timeout=120_000)
     dg = dialog.diagnosis
-    want = diagnose(read_collection(col), anki_health_check(col))
+    want = diagnose(read_collection(col), anki_health_check(col), trainer=anki_trainer(col))
     assert [(f.id, f.verdict, f.scope, f.summary) for f in dg.findings] == [
         (f.id, f.verdict, f.scope, f.summary) for f in want.findings
     ]

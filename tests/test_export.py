@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from fsrs_calibration.cli import main
 from fsrs_calibration.metrics.collection import read_collection
-from fsrs_calibration.metrics.dataset import REVLOG_COLUMNS, build_tables, parse_csv, read_tables, write_zip
+from fsrs_calibration.metrics.dataset import REVLOG_COLUMNS, build_tables, write_zip
+from fsrs_calibration.metrics.dataset_read import parse_csv, read_tables
 from fsrs_calibration.metrics.errors import EvaluationError
 from fsrs_calibration.metrics.evaluate import Options, evaluate, evaluate_tables
 
