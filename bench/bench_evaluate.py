@@ -79,17 +79,21 @@ def build(path: str, reviews: int, seed: int = 11) -> None:
 
 
 def run_measured(args: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
-    """Run a command; return (wall seconds, peak RSS MiB, stdout), RSS from the child's own rusage."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    out = proc.stdout.read()  # type: ignore[union-attr]
-    err = proc.stderr.read()  # type: ignore[union-attr]
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode:
-        raise SystemExit(f"{' '.join(args[:3])} failed: {err.decode()[-2000:]}")
-    return wall, usage.ru_maxrss / 1024, out.decode()
+    """Run a command; return (wall seconds, peak RSS MiB, stdout), the peak from the child's own VmHWM."""
+    import tempfile
+
+    env = dict(os.environ if env is None else env)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (os.path.join(ROOT, "bench", "peak"), env.get("PYTHONPATH")) if p)
+    with tempfile.TemporaryDirectory() as folder:
+        env["BENCH_PEAK_FILE"] = peak_file = os.path.join(folder, "peak")
+        start = time.perf_counter()
+        proc = subprocess.run(args, capture_output=True, env=env)
+        wall = time.perf_counter() - start
+        if proc.returncode:
+            raise SystemExit(f"{' '.join(args[:3])} failed: {proc.stderr.decode()[-2000:]}")
+        with open(peak_file) as f:
+            peak_mib = int(f.read()) / 1024
+    return wall, peak_mib, proc.stdout.decode()
 
 
 def main() -> None:

@@ -63,8 +63,9 @@ class Comparison:
     reviews_compared: int
     fold_params: list[list[float]] = field(default_factory=list)
     guidance: list[str] = field(default_factory=list)
-    # With keep_predictions: "y" (answers), "card" (card index) and each model's predictions of the
-    # compared reviews, in time order (for paired tests); empty otherwise.
+    # With keep_predictions: "y" (answers), "card" (card index), the binning features ("delta_t",
+    # "n_reviews", "n_lapses") and each model's predictions of the compared reviews, in time order
+    # (for paired tests and pooled scores); empty otherwise.
     compared: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
@@ -188,6 +189,7 @@ def compare(
     progress: Callable[[str], None] | None = None,
     share_cpu_by_size: bool = False,
     keep_predictions: bool = False,
+    folds: int = N_SPLITS,
 ) -> Comparison:
     """Return the models' scores on the same reviews of `data` (read with_intervals for anki-interval).
 
@@ -215,7 +217,7 @@ def compare(
     read_rows = reviews.row[sel] if reviews.row is not None else None
     sel = sel[time_order(data.revlog, read_rows, reviews.revlog_id[sel])]  # scored reviews in time order
     n = sel.size
-    parts = splits(n)
+    parts = splits(n, folds)
     if not parts:
         raise EvaluationError(f"{NO_REVIEWS} (Comparisons need at least 6 scored reviews.)")
     y = (reviews.rating[sel] > 1).astype(np.float64)
@@ -224,7 +226,7 @@ def compare(
 
     # Out-of-sample FSRS: the five trainings run in threads (Anki's optimizer releases the GIL) while
     # the other models are computed here.
-    pool = ThreadPoolExecutor(max_workers=N_SPLITS)
+    pool = ThreadPoolExecutor(max_workers=max(1, folds))
     trainings = []
     if "fsrs-out-of-sample" in models and trainer is not None:
         note("Training FSRS on the reviews before each test part")
@@ -324,7 +326,16 @@ def compare(
     superiority = _superiority(terms_of, deck_of_review)
     um = matrices({m: p[start:] for m, p in preds.items()}, yt)
     compared = (
-        {"y": yt, "card": reviews.card[test], **{m: p[start:] for m, p in preds.items()}} if keep_predictions else {}
+        {
+            "y": yt,
+            "card": reviews.card[test],
+            "delta_t": reviews.delta_t[test],
+            "n_reviews": reviews.n_reviews[test],
+            "n_lapses": reviews.n_lapses[test],
+            **{m: p[start:] for m, p in preds.items()},
+        }  # fmt: skip
+        if keep_predictions
+        else {}
     )
     return Comparison(
         models=results,

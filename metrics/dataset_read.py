@@ -23,7 +23,7 @@ from .errors import EvaluationError
 
 MAX_ROWS = 20_000_000  # rows per table: 20M reviews is four times the largest collections we know of
 MAX_CSV_BYTES = 1 << 30  # 1 GiB of CSV text per table (20M revlog rows take about 600 MB)
-BLOCK = 16 << 20  # bytes read and parsed at a time
+BLOCK = 2 << 20  # bytes read and parsed at a time (its temporaries are ~40 bytes per byte)
 MAX_DIGITS = 19  # int64 holds up to 9,223,372,036,854,775,807: 19 digits, checked against that
 ROOT_PARENT = -1
 
@@ -186,7 +186,7 @@ def _parse_block(block: bytes, ncols: int, first_row: int, where: str, names: li
     if bad.size:
         raise fail(int(bad[0]), "not a whole number")
     sep = np.flatnonzero(newline | (raw == ord(",")))
-    commas = np.cumsum(raw == ord(","))[line_end]
+    commas = np.searchsorted(np.flatnonzero(raw == ord(",")), line_end)  # commas before each line's end
     per_line = np.diff(commas, prepend=0)
     wrong = np.flatnonzero(per_line != ncols - 1)
     if wrong.size:

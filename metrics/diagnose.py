@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
 from . import formatting as fmt
+from .binning import bin_keys, rmse_bins
 from .collection import DEFAULT_PRESET_ID, CollectionData
-from .compare import Comparison, Trainer, compare
+from .compare import Comparison, Trainer, bootstrap_ci, compare
 from .errors import Cancelled
 from .evaluate import Evaluation, evaluate
-from .options import Options
+from .options import BINNINGS, Options
+from .scores import auc, log_loss
 from .standing import standing
 from .subset import card_presets, restrict
 from .where import wilson
@@ -169,45 +172,60 @@ def diagnose(
     findings = [_data_finding(n, ev.overall.cards)]
     health: dict[str, Any] = {}
     presets = _presets_in_scope(data, scored)
+    # Anki's health checks (its own training) run in a thread while our checks and trainings go on here.
+    checking = ThreadPoolExecutor(max_workers=1)
+    health_runs = {}
     if health_check is not None:
         for pid in presets:
-            note(f"Anki's health check for preset {data.presets[pid].name}")
-            result = health_check(data.presets[pid].name)
+            name = data.presets[pid].name if pid in data.presets else f"preset {pid}"
+            health_runs[name] = checking.submit(_unless_stopped, health_check, name, should_stop)
+    try:
+        enough = n >= MIN_REVIEWS
+        card_preset = card_presets(data, DEFAULT_PRESET_ID)
+        pooled: list[Comparison] = []
+        for pid in presets:
+            mask = scored.preset == pid
+            name = data.presets[pid].name if pid in data.presets else f"preset {pid}"
+            hard = _hard_misuse(scored, mask, name, enough)
+            findings.append(hard)
+            findings.append(_again_misuse(scored, mask, name, enough, hard.verdict == "problem"))
+            findings.append(_retention(scored, mask, name, data.presets.get(pid), enough))
+            info = data.presets.get(pid)
+            has_params = info is not None and bool(info.params)
+            if trainer is not None and enough and mask.sum() >= MIN_REVIEWS:
+                note(f"Training FSRS on earlier reviews of preset {name}")
+                models = ("fsrs-preset", "fsrs-out-of-sample") if has_params else ("fsrs-out-of-sample",)
+                cmp = _out_of_sample(restrict(data, card_preset == pid), trainer, options, should_stop, models)
+                pooled.append(cmp)
+                if has_params:
+                    findings.append(_parameters_oos(cmp, name))
+            if not (has_params and trainer is not None and enough and mask.sum() >= MIN_REVIEWS):
+                findings.append(_parameters_defaults(data, pid, name, int(mask.sum()), enough))
+        findings.append(_decks(ev, scored, data, enough))
+        if trainer is not None and enough:
+            findings += _own_presets(data, scored, card_preset, trainer, options, should_stop, note)
+            findings.append(_standing(pooled, n, options))
+        elif not enough:
+            findings.append(_too_few("benchmark-standing", "collection", n, MIN_REVIEWS))
+        if health_runs:
+            note("Waiting for Anki's health check")
+        for name, run in health_runs.items():
+            result = run.result()
             if result is not None:
-                health[data.presets[pid].name] = result
-    enough = n >= MIN_REVIEWS
-    card_preset = card_presets(data, DEFAULT_PRESET_ID)
-    whole: Any = None
-    for pid in presets:
-        mask = scored.preset == pid
-        name = data.presets[pid].name if pid in data.presets else f"preset {pid}"
-        hard = _hard_misuse(scored, mask, name, enough)
-        findings.append(hard)
-        findings.append(_again_misuse(scored, mask, name, enough, hard.verdict == "problem"))
-        findings.append(_retention(scored, mask, name, data.presets.get(pid), enough))
-        info = data.presets.get(pid)
-        if trainer is not None and enough and info is not None and info.params and mask.sum() >= MIN_REVIEWS:
-            note(f"Training FSRS on earlier reviews of preset {name}")
-            cards = card_preset == pid
-            cmp = _out_of_sample(restrict(data, cards), trainer, options, should_stop)
-            findings.append(_parameters_oos(cmp, name))
-            if cards.all():
-                whole = cmp
-        else:
-            findings.append(_parameters_defaults(data, pid, name, int(mask.sum()), enough))
-    findings.append(_decks(ev, scored, data, enough))
-    if trainer is not None and enough:
-        findings += _own_presets(data, scored, card_preset, trainer, options, should_stop, note)
-        if whole is None:
-            note("Training FSRS on earlier reviews of the whole scope")
-            whole = _out_of_sample(data, trainer, options, should_stop, models=("fsrs-out-of-sample",))
-        findings.append(_standing(whole))
-    elif not enough:
-        findings.append(_too_few("benchmark-standing", "collection", n, MIN_REVIEWS))
+                health[name] = result
+    finally:
+        checking.shutdown(wait=True, cancel_futures=True)
     findings += _health_findings(health, findings)
     order = {"problem": 0, "suggestion": 1, "not-enough-data": 2, "ok": 3}
     findings.sort(key=lambda f: (f.id != "data", order.get(f.verdict, 9)))
     return Diagnosis([f for f in findings if f is not None], health, n)
+
+
+def _unless_stopped(check: HealthCheck, name: str, should_stop: Callable[[], bool] | None) -> dict[str, Any] | None:
+    """Return Anki's health check of a preset, or None when the diagnosis was cancelled before it started."""
+    if should_stop is not None and should_stop():
+        return None
+    return check(name)
 
 
 def _presets_in_scope(data: CollectionData, scored: _Scored) -> list[int]:
@@ -419,10 +437,12 @@ def _health_findings(health: dict[str, Any], findings: list[Finding]) -> list[Fi
 
 
 def _out_of_sample(data: CollectionData, trainer: Trainer, options: Options, should_stop: Callable[[], bool] | None,
-                   models: tuple[str, ...] = ("fsrs-preset", "fsrs-out-of-sample")) -> Comparison:  # fmt: skip
+                   models: tuple[str, ...] = ("fsrs-preset", "fsrs-out-of-sample"),
+                   folds: int = 5) -> Comparison:  # fmt: skip
     """Return the comparison of the presets' parameters with FSRS trained on earlier reviews (time-series folds)."""
     preset_options = Options(**{**asdict(options), "params": "preset"})
-    return compare(data, preset_options, trainer, models, should_stop=should_stop, keep_predictions=True)
+    return compare(data, preset_options, trainer, models, should_stop=should_stop, keep_predictions=True,
+                   folds=folds)  # fmt: skip
 
 
 def paired_gain(cmp: Comparison, current: str = "fsrs-preset", trained: str = "fsrs-out-of-sample",
@@ -487,7 +507,7 @@ def _own_presets(data: CollectionData, s: _Scored, card_preset: np.ndarray, trai
             continue  # too few reviews, or the deck is its preset's only deck (the parameters finding covers it)
         name = data.deck_names.get(int(did), str(did))
         note(f"Training FSRS on deck {name} alone")
-        cmp = _out_of_sample(restrict(data, cards), trainer, options, should_stop)
+        cmp = _out_of_sample(restrict(data, cards), trainer, options, should_stop, folds=1)  # first half -> second
         scope = f'deck "{name}"'
         if cmp.reviews_compared < MIN_REVIEWS:
             out.append(_too_few("decks", scope, cmp.reviews_compared, MIN_REVIEWS))
@@ -512,14 +532,22 @@ def _own_presets(data: CollectionData, s: _Scored, card_preset: np.ndarray, trai
     return out
 
 
-def _standing(cmp: Comparison) -> Finding:
-    """Where this scope's out-of-sample numbers fall among the FSRS benchmark's learners."""
-    m = cmp.models.get("fsrs-out-of-sample")
-    if m is None or m.reviews < MIN_REVIEWS:
-        return _too_few("benchmark-standing", "collection", m.reviews if m else 0, MIN_REVIEWS)
-    st = standing(m.reviews, m.log_loss, m.rmse_bins, m.auc)
-    evidence = {"reviews": m.reviews, "log_loss": m.log_loss, "log_loss_ci": list(m.log_loss_ci),
-                "rmse_bins": m.rmse_bins, **st.to_dict()}  # fmt: skip
+def _standing(pooled: list[Comparison], reviews: int, options: Options) -> Finding:
+    """Where this scope's out-of-sample numbers (each preset's FSRS trained on its earlier reviews, pooled)
+    fall among the FSRS benchmark's learners."""
+    parts = [c.compared for c in pooled if "fsrs-out-of-sample" in c.compared]
+    if not parts or sum(p["y"].size for p in parts) < MIN_REVIEWS:
+        return _too_few("benchmark-standing", "collection", sum(p["y"].size for p in parts), MIN_REVIEWS)
+    y = np.concatenate([p["y"] for p in parts])
+    pred = np.clip(np.concatenate([p["fsrs-out-of-sample"] for p in parts]), 1e-15, 1 - 1e-15)
+    delta_t, n_reviews, n_lapses = (np.concatenate([p[f] for p in parts]) for f in ("delta_t", "n_reviews", "n_lapses"))
+    keys = bin_keys(delta_t, n_reviews, n_lapses, BINNINGS[options.binning])
+    ones = np.ones(y.size)
+    terms = -(y * np.log(pred) + (1 - y) * np.log1p(-pred))
+    ll, rmse, area = log_loss(pred, y, ones), rmse_bins(pred, y, ones, keys), auc(pred, y)
+    st = standing(int(y.size), ll, rmse, area)
+    evidence = {"reviews": int(y.size), "reviews_scored": reviews, "log_loss": ll,
+                "log_loss_ci": list(bootstrap_ci(terms)), "rmse_bins": rmse, "auc": area, **st.to_dict()}  # fmt: skip
     return Finding("benchmark-standing", "ok", "collection", st.sentence(), evidence, "",
-                   "Out of sample (FSRS trained only on earlier reviews, five time-series folds), as the "
-                   f"benchmark scores its learners. {st.source()}")  # fmt: skip
+                   "Out of sample, as the benchmark scores its learners: for each preset, FSRS trained only on the "
+                   f"earlier reviews (five time-series folds) predicts the later ones. {st.source()}")  # fmt: skip
