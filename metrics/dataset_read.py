@@ -26,6 +26,7 @@ MAX_CSV_BYTES = 1 << 30  # 1 GiB of CSV text per table (20M revlog rows take abo
 BLOCK = 2 << 20  # bytes read and parsed at a time (its temporaries are ~40 bytes per byte)
 MAX_DIGITS = 19  # int64 holds up to 9,223,372,036,854,775,807: 19 digits, checked against that
 ROOT_PARENT = -1
+INT32 = np.iinfo(np.int32)
 
 # Allowed values per column: (lowest, highest or None).
 RANGES: dict[str, dict[str, tuple[int, int | None]]] = {
@@ -109,13 +110,13 @@ def _table_file(files: list[str], name: str, user: int | None) -> str | None:
 
 
 def parse_csv(text: bytes | str) -> dict[str, np.ndarray]:
-    """Return the int64 columns of a CSV table with a header line (checked as read_csv does)."""
+    """Return the whole-number columns of a CSV table with a header line (checked as read_csv does)."""
     data = text.encode() if isinstance(text, str) else text
     return read_csv(io.BytesIO(data), "CSV table", len(data))
 
 
 def read_csv(stream: IO[bytes], where: str, declared: int = 0) -> dict[str, np.ndarray]:
-    """Return the int64 columns of a CSV stream, read block by block within the limits."""
+    """Return the whole-number columns (each in its smallest type) of a CSV stream, read block by block."""
     if declared > MAX_CSV_BYTES:
         raise EvaluationError(f"{where}: {declared:,} bytes of CSV, more than the limit of {MAX_CSV_BYTES:,}.")
     head = stream.readline(65_536)
@@ -141,7 +142,7 @@ def read_csv(stream: IO[bytes], where: str, declared: int = 0) -> dict[str, np.n
             if rows > MAX_ROWS:
                 raise EvaluationError(f"{where}: more than {MAX_ROWS:,} rows, the limit; nothing was read.")
             for i in range(len(names)):
-                parts[i].append(table[:, i].copy())
+                parts[i].append(narrow(table[:, i]))
         if not chunk:
             break
     out = {}
@@ -149,6 +150,18 @@ def read_csv(stream: IO[bytes], where: str, declared: int = 0) -> dict[str, np.n
         out[n] = np.concatenate(parts[i]) if parts[i] else np.zeros(0, dtype=np.int64)
         parts[i].clear()
     return out
+
+
+def narrow(values: np.ndarray) -> np.ndarray:
+    """Return a copy of whole numbers as int32 when they fit, else as int64.
+
+    A table's column joins these parts with numpy's promotion (int32 and int64 parts make an int64
+    column): a 5M-review revlogs table takes about 140 MB instead of 280 MB. Not narrower: code
+    downstream does int32 arithmetic (sort keys, day counts) that int8 or int16 would overflow.
+    """
+    if values.size and INT32.min <= int(values.min()) and int(values.max()) <= INT32.max:
+        return values.astype(np.int32)
+    return values.astype(np.int64)
 
 
 def _parse_block(block: bytes, ncols: int, first_row: int, where: str, names: list[str]) -> np.ndarray:
@@ -252,7 +265,7 @@ def check_table(name: str, columns: dict[str, np.ndarray], where: str) -> None:
 
 
 def _read_parquet(stream: IO[bytes], declared: int, where: str) -> dict[str, np.ndarray]:
-    """Return the int64 columns of a parquet file (needs pyarrow), its row count checked before reading."""
+    """Return the whole-number columns of a parquet file (needs pyarrow), its row count checked before reading."""
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -275,7 +288,7 @@ def _read_parquet(stream: IO[bytes], declared: int, where: str) -> dict[str, np.
         if c == "user_id":
             continue
         try:
-            out[c] = np.asarray(table.column(c).to_numpy(), dtype=np.int64)
+            out[c] = narrow(np.asarray(table.column(c).to_numpy(), dtype=np.int64))
         except Exception:
             raise EvaluationError(f"{where}: column {c} does not hold whole numbers.") from None
     return out
