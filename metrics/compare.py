@@ -27,7 +27,8 @@ from .collection import CollectionData
 from .errors import Cancelled, EvaluationError
 from .evaluate import NO_REVIEWS, card_ignore_before, evaluate
 from .fsrs import replay
-from .items import ItemEncoder, encode_in_parts
+from .gate import MemoryGate, replay_cost, training_cost
+from .items import ItemEncoder
 from .options import BINNINGS, MODELS, Options
 from .params import to_fsrs6
 from .revlog import Reviews, build_reviews, time_order
@@ -106,35 +107,46 @@ _NICE_STEP_RATIO = 1.25  # Linux's scheduler gives a thread about 1.25x the CPU 
 
 
 def _train(
-    trainer: Trainer, request: bytes, smaller: float, then: Callable[[list[float]], _T]
+    trainer: Trainer,
+    make_request: Callable[[], bytes],
+    smaller: float,
+    then: Callable[[list[float]], _T],
+    gate: MemoryGate,
+    cost: int,
+    stop: Callable[[], bool],
 ) -> tuple[list[float], _T]:
-    """Return (params = trainer(request), then(params)), run at a CPU priority lowered by
-    log(smaller) / log(_NICE_STEP_RATIO) nice levels (restored afterwards where the system lets a
-    thread raise its priority again).
+    """Return (params = trainer(make_request()), then(params)), once `cost` bytes fit in the memory
+    gate, run at a CPU priority lowered by log(smaller) / log(_NICE_STEP_RATIO) nice levels
+    (restored afterwards where the system lets a thread raise its priority again).
 
-    With fewer cores than trainings, equal shares would finish the small trainings first and leave
-    the largest one alone on one core at the end; shares in proportion to the training's work (the
-    size of its request) make them finish together. Only Linux sets a thread's priority this way;
-    elsewhere (and with smaller <= 1) it runs as is. Threads started meanwhile inherit the lowered
-    priority, so callers inside a long-lived process (Anki) leave it off.
+    The request is built only when the training may start and dropped when it ends, so trainings
+    waiting for memory hold nothing. With fewer cores than trainings, equal shares would finish the
+    small trainings first and leave the largest one alone on one core at the end; shares in
+    proportion to the training's work (the size of its request) make them finish together. Only
+    Linux sets a thread's priority this way; elsewhere (and with smaller <= 1) it runs as is. Threads
+    started meanwhile inherit the lowered priority, so callers inside a long-lived process (Anki)
+    leave it off.
     """
-    steps = round(math.log(smaller) / math.log(_NICE_STEP_RATIO)) if smaller > 1 else 0
-    tid, before = threading.get_native_id(), None
-    if steps and sys.platform.startswith("linux"):
-        try:
-            before = os.getpriority(os.PRIO_PROCESS, tid)
-            os.setpriority(os.PRIO_PROCESS, tid, before + steps)
-        except OSError:
-            before = None
-    try:
-        params = [float(x) for x in trainer(request)]
-        return params, then(params)
-    finally:
-        if before is not None:
+    with gate.hold(cost, stop):
+        steps = round(math.log(smaller) / math.log(_NICE_STEP_RATIO)) if smaller > 1 else 0
+        tid, before = threading.get_native_id(), None
+        if steps and sys.platform.startswith("linux"):
             try:
-                os.setpriority(os.PRIO_PROCESS, tid, before)  # back up: allowed only with CAP_SYS_NICE
+                before = os.getpriority(os.PRIO_PROCESS, tid)
+                os.setpriority(os.PRIO_PROCESS, tid, before + steps)
             except OSError:
-                pass
+                before = None
+        try:
+            request = make_request()
+            params = [float(x) for x in trainer(request)]
+            del request
+            return params, then(params)
+        finally:
+            if before is not None:
+                try:
+                    os.setpriority(os.PRIO_PROCESS, tid, before)  # back up: allowed only with CAP_SYS_NICE
+                except OSError:
+                    pass
 
 
 def _predict(
@@ -190,6 +202,7 @@ def compare(
     share_cpu_by_size: bool = False,
     keep_predictions: bool = False,
     folds: int = N_SPLITS,
+    gate: MemoryGate | None = None,
 ) -> Comparison:
     """Return the models' scores on the same reviews of `data` (read with_intervals for anki-interval).
 
@@ -209,66 +222,101 @@ def compare(
         if should_stop is not None and should_stop():
             raise Cancelled()
 
-    # The kept entries in "keep" mode (what Anki trains on), scored reviews in time order.
-    ignore = card_ignore_before(data)
-    no_drop = np.zeros(data.card_ids.size, dtype=bool)
-    reviews = build_reviews(data.revlog, data.next_day_at, ignore, no_drop)
-    sel = np.flatnonzero(reviews.scored)
-    read_rows = reviews.row[sel] if reviews.row is not None else None
-    sel = sel[time_order(data.revlog, read_rows, reviews.revlog_id[sel])]  # scored reviews in time order
-    n = sel.size
-    parts = splits(n, folds)
-    if not parts:
-        raise EvaluationError(f"{NO_REVIEWS} (Comparisons need at least 6 scored reviews.)")
-    y = (reviews.rating[sel] > 1).astype(np.float64)
-    preds: dict[str, np.ndarray] = {}
-    sorted_by: dict[str, np.ndarray] = {}  # a model's ordering of the compared reviews by prediction, if known
+    gate = gate or MemoryGate()
+    aborted = threading.Event()
 
-    # Out-of-sample FSRS: the five trainings run in threads (Anki's optimizer releases the GIL) while
-    # the other models are computed here.
-    pool = ThreadPoolExecutor(max_workers=max(1, folds))
-    trainings = []
-    if "fsrs-out-of-sample" in models and trainer is not None:
-        note("Training FSRS on the reviews before each test part")
-        # The items in time order: each part's training set is a prefix of the largest one's request.
-        encoder = ItemEncoder(reviews.rating, reviews.delta_t, reviews.first)
-        largest, ends = encode_in_parts(encoder, sel[: parts[-1][0]], pool)
+    def stop() -> bool:
+        return aborted.is_set() or (should_stop is not None and should_stop())
 
-        def predict_part(k: int, a: int, b: int) -> Callable[[list[float]], tuple[np.ndarray, np.ndarray]]:
-            def predict(params: list[float]) -> tuple[np.ndarray, np.ndarray]:  # in the training's thread
-                w = to_fsrs6(params, where=f"The optimizer's parameters for part {k + 1}")
-                rows, at = histories_up_to(encoder.seg_start, sel[a:b])  # only the histories this part needs
-                part = _predict(reviews, rows, w, options.short_term_floor_rating, should_stop)[at]
-                return part, np.argsort(part)  # sorted here, the AUC only merges the parts' orders
+    # Our own work (replays, predictions, scores) counts in the memory gate beside the trainings.
+    main_cost = replay_cost(data.revlog.card.size)
+    gate.acquire(main_cost, stop)
+    main_held = [True]
 
-            return predict
+    def release_main() -> None:
+        if main_held:
+            main_held.clear()
+            gate.release(main_cost)
 
-        futures = {}
-        for k in reversed(range(len(parts))):  # the largest (the longest to train) first
-            request = largest if k == len(parts) - 1 else largest[: ends[parts[k][0] - 1]]
-            smaller = len(largest) / len(request) if share_cpu_by_size else 1.0  # the work grows with the size
-            predict = predict_part(k, *parts[k])
-            futures[k] = pool.submit(_train, trainer, request, smaller, predict)
-        trainings = [futures[k] for k in range(len(parts))]
-
-    # Compare on the tested parts only: the same reviews for every model (prepared while training runs).
-    start = parts[0][0]
-    test = sel[start:]
-    yt = y[start:]
-    keys = bin_keys(reviews.delta_t[test], reviews.n_reviews[test], reviews.n_lapses[test], BINNINGS[options.binning])
-    deck_of_review = np.unique(data.home_deck[reviews.card[test]], return_inverse=True)[1].reshape(-1)
-
-    try:
-        if "fsrs-preset" in models:
+    try:  # until the pool's own try below: give the gate back on an error
+        preset_p = preset_ids = None
+        if "fsrs-preset" in models:  # first, while nothing else is held: evaluate's peak is the largest here
             given = options.params != "preset"
             note("FSRS with the given parameters" if given else "FSRS with your presets' parameters")
             base = evaluate(data, options, should_stop)  # options.params: "preset" unless --params says otherwise
-            assert base.scored is not None and np.array_equal(base.scored.revlog_id, reviews.revlog_id[sel])
-            preds["fsrs-preset"] = base.scored.p
+            assert base.scored is not None
+            preset_p, preset_ids = base.scored.p, base.scored.revlog_id
+            del base  # its other per-review arrays (hundreds of MB at 5M reviews)
+
+        # The kept entries in "keep" mode (what Anki trains on), scored reviews in time order.
+        ignore = card_ignore_before(data)
+        no_drop = np.zeros(data.card_ids.size, dtype=bool)
+        reviews = build_reviews(data.revlog, data.next_day_at, ignore, no_drop)
+        sel = np.flatnonzero(reviews.scored)
+        read_rows = reviews.row[sel] if reviews.row is not None else None
+        sel = sel[time_order(data.revlog, read_rows, reviews.revlog_id[sel])]  # scored reviews in time order
+        n = sel.size
+        parts = splits(n, folds)
+        if not parts:
+            raise EvaluationError(f"{NO_REVIEWS} (Comparisons need at least 6 scored reviews.)")
+        y = (reviews.rating[sel] > 1).astype(np.float64)
+        preds: dict[str, np.ndarray] = {}
+        sorted_by: dict[str, np.ndarray] = {}  # a model's ordering of the compared reviews by prediction, if known
+
+        # Compare on the tested parts only: the same reviews for every model (prepared while training runs).
+        start = parts[0][0]
+        test = sel[start:]
+        yt = y[start:]
+        binning = BINNINGS[options.binning]
+        keys = bin_keys(reviews.delta_t[test], reviews.n_reviews[test], reviews.n_lapses[test], binning)
+        deck_of_review = np.unique(data.home_deck[reviews.card[test]], return_inverse=True)[1].reshape(-1)
+    except BaseException:
+        release_main()
+        raise
+
+    # Out-of-sample FSRS: the trainings run in threads (Anki's optimizer releases the GIL) while the
+    # other models are computed here, as many at once as the memory gate admits: at 5M reviews one
+    # fold's training alone holds about 750 MB, so the large folds run one by one.
+    pool = ThreadPoolExecutor(max_workers=max(1, folds))
+    trainings = []
+    try:
+        if "fsrs-out-of-sample" in models and trainer is not None:
+            note("Training FSRS on the reviews before each test part")
+            # The items in time order: each part's training set is a prefix of the largest one's items.
+            encoder = ItemEncoder(reviews.rating, reviews.delta_t, reviews.first)
+            items = sel[: parts[-1][0]]
+            ends = encoder.item_ends(items)
+
+            def predict_part(k: int, a: int, b: int) -> Callable[[list[float]], tuple[np.ndarray, np.ndarray]]:
+                def predict(params: list[float]) -> tuple[np.ndarray, np.ndarray]:  # in the training's thread
+                    w = to_fsrs6(params, where=f"The optimizer's parameters for part {k + 1}")
+                    rows, at = histories_up_to(encoder.seg_start, sel[a:b])  # only the histories this part needs
+                    part = _predict(reviews, rows, w, options.short_term_floor_rating, should_stop)[at]
+                    return part, np.argsort(part)  # sorted here, the AUC only merges the parts' orders
+
+                return predict
+
+            def request_of(count: int) -> Callable[[], bytes]:
+                return lambda: encoder.encode(items[:count])[0]
+
+            futures = {}
+            for k in reversed(range(len(parts))):  # the largest (the longest to train) first
+                count = parts[k][0]
+                size = int(ends[count - 1])
+                smaller = int(ends[-1]) / size if share_cpu_by_size else 1.0  # the work grows with the size
+                futures[k] = pool.submit(_train, trainer, request_of(count), smaller, predict_part(k, *parts[k]),
+                                         gate, training_cost(size), stop)  # fmt: skip
+            trainings = [futures[k] for k in range(len(parts))]
+
+        if preset_p is not None:
+            assert preset_ids is not None and np.array_equal(preset_ids, reviews.revlog_id[sel])  # the same reviews
+            preds["fsrs-preset"] = preset_p
+            del preset_ids
         if "fsrs-default" in models:
             note("FSRS with the default parameters")
             every = _predict(reviews, slice(None), to_fsrs6([]), options.short_term_floor_rating, should_stop)
             preds["fsrs-default"] = every[sel]
+            del every
 
         if "sm2" in models:
             note("SM-2")
@@ -278,6 +326,7 @@ def compare(
             ivl = np.zeros(reviews.rating.size)
             ivl[day] = ivl_day
             preds["sm2"] = interval_recall(reviews.delta_t[sel], ivl[sel])
+            del first_of_day, day, ivl_day, ivl
 
         if "anki-interval" in models:
             if data.revlog.ivl is None or reviews.row is None:
@@ -294,6 +343,7 @@ def compare(
             note("MOVING-AVG")
             preds["moving-avg"] = moving_average(y)
 
+        release_main()  # the other models are done: their memory is free for the trainings
         fold_params: list[list[float]] = []
         if trainings:
             out = np.full(n, np.nan)
@@ -307,6 +357,8 @@ def compare(
             merged = np.concatenate(runs)
             sorted_by["fsrs-out-of-sample"] = merged[np.argsort(out[start:][merged], kind="stable")]  # merges runs
     finally:
+        aborted.set()  # trainings still waiting for memory give up (a finished comparison needs none)
+        release_main()
         for future in trainings:
             future.cancel()
         pool.shutdown(wait=True)
@@ -314,16 +366,17 @@ def compare(
 
     ones = np.ones(yt.size)
     results = {}
-    terms_of: dict[str, np.ndarray] = {}
+    deck_loss: dict[str, np.ndarray] = {}  # each model's summed log loss per deck (not its terms: memory)
     for name, p in preds.items():
         pt = np.clip(p[start:], 1e-15, 1 - 1e-15)
-        terms = terms_of[name] = -(yt * np.log(pt) + (1 - yt) * np.log1p(-pt))
+        terms = -(yt * np.log(pt) + (1 - yt) * np.log1p(-pt))
+        deck_loss[name] = np.bincount(deck_of_review, weights=terms)
         results[name] = ModelScores(
             name=name, reviews=int(yt.size), log_loss=log_loss(pt, yt, ones), log_loss_ci=bootstrap_ci(terms),
             rmse_bins=rmse_bins(pt, yt, ones, keys), auc=auc(pt, yt, order=sorted_by.get(name)),
             calibration=calibration_table(pt, yt),
         )  # fmt: skip
-    superiority = _superiority(terms_of, deck_of_review)
+    superiority = _superiority(deck_loss, np.bincount(deck_of_review))
     um = matrices({m: p[start:] for m, p in preds.items()}, yt)
     compared = (
         {
@@ -350,17 +403,15 @@ def compare(
     )
 
 
-def _superiority(terms: dict[str, np.ndarray], group: np.ndarray) -> dict[str, dict[str, float | None]]:
+def _superiority(loss: dict[str, np.ndarray], count: np.ndarray) -> dict[str, dict[str, float | None]]:
     """Return, for each pair, the share of decks where the row model's log loss is lower than the column's.
 
-    `terms` are each model's log-loss terms of the compared reviews, `group` each review's deck (0..n-1).
+    `loss` is each model's summed log-loss terms per deck (0..n-1), `count` each deck's compared reviews.
     """
-    count = np.bincount(group)
-    per_deck = {name: np.bincount(group, weights=t, minlength=count.size) / np.maximum(count, 1)
-                for name, t in terms.items()}  # fmt: skip
+    per_deck = {name: total / np.maximum(count, 1) for name, total in loss.items()}
     out: dict[str, dict[str, float | None]] = {}
-    for a in terms:
-        out[a] = {b: None if a == b else float(np.mean(per_deck[a] < per_deck[b])) for b in terms}
+    for a in loss:
+        out[a] = {b: None if a == b else float(np.mean(per_deck[a] < per_deck[b])) for b in loss}
     return out
 
 

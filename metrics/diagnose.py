@@ -22,6 +22,7 @@ from .collection import DEFAULT_PRESET_ID, CollectionData
 from .compare import Comparison, Trainer, bootstrap_ci, compare
 from .errors import Cancelled
 from .evaluate import Evaluation, evaluate
+from .gate import MemoryGate, training_cost
 from .options import BINNINGS, Options
 from .scores import auc, log_loss
 from .standing import standing
@@ -30,6 +31,7 @@ from .where import wilson
 
 VERDICTS = ("ok", "suggestion", "problem", "not-enough-data")
 MIN_REVIEWS = 1000  # scored reviews below which no finding gives a verdict
+REQUEST_BYTES_PER_ENTRY = 5  # an optimizer's request: about 4-5 bytes per review entry of its items' histories
 MIN_GROUP = 100  # reviews a group (previous answer, deck) needs before it is judged
 MIN_EFFECT = 0.03  # a gap in recall smaller than 3 percentage points is not worth acting on
 Z95 = 1.959963984540054
@@ -166,6 +168,7 @@ def diagnose(
 
     note("Replaying FSRS with your presets")
     options = options or Options()
+    gate = MemoryGate()  # Anki's health checks, its trainings and our replays share one memory budget
     ev = evaluate(data, Options(**{**asdict(options), "params": "preset"}), should_stop)
     scored = _scored(ev, data)
     n = ev.overall.reviews
@@ -176,9 +179,11 @@ def diagnose(
     checking = ThreadPoolExecutor(max_workers=1)
     health_runs = {}
     if health_check is not None:
+        history = _history_entries(ev, data)
         for pid in presets:
             name = data.presets[pid].name if pid in data.presets else f"preset {pid}"
-            health_runs[name] = checking.submit(_unless_stopped, health_check, name, should_stop)
+            cost = training_cost(REQUEST_BYTES_PER_ENTRY * history.get(pid, 0))
+            health_runs[name] = checking.submit(_unless_stopped, health_check, name, should_stop, gate, cost)
     try:
         enough = n >= MIN_REVIEWS
         card_preset = card_presets(data, DEFAULT_PRESET_ID)
@@ -195,7 +200,8 @@ def diagnose(
             if trainer is not None and enough and mask.sum() >= MIN_REVIEWS:
                 note(f"Training FSRS on earlier reviews of preset {name}")
                 models = ("fsrs-preset", "fsrs-out-of-sample") if has_params else ("fsrs-out-of-sample",)
-                cmp = _out_of_sample(restrict(data, card_preset == pid), trainer, options, should_stop, models)
+                cmp = _out_of_sample(restrict(data, card_preset == pid), trainer, options, should_stop, models,
+                                     gate=gate)  # fmt: skip
                 pooled.append(cmp)
                 if has_params:
                     findings.append(_parameters_oos(cmp, name))
@@ -203,7 +209,7 @@ def diagnose(
                 findings.append(_parameters_defaults(data, pid, name, int(mask.sum()), enough))
         findings.append(_decks(ev, scored, data, enough))
         if trainer is not None and enough:
-            findings += _own_presets(data, scored, card_preset, trainer, options, should_stop, note)
+            findings += _own_presets(data, scored, card_preset, trainer, options, should_stop, note, gate)
             findings.append(_standing(pooled, n, options))
         elif not enough:
             findings.append(_too_few("benchmark-standing", "collection", n, MIN_REVIEWS))
@@ -221,11 +227,28 @@ def diagnose(
     return Diagnosis([f for f in findings if f is not None], health, n)
 
 
-def _unless_stopped(check: HealthCheck, name: str, should_stop: Callable[[], bool] | None) -> dict[str, Any] | None:
-    """Return Anki's health check of a preset, or None when the diagnosis was cancelled before it started."""
-    if should_stop is not None and should_stop():
+def _unless_stopped(check: HealthCheck, name: str, should_stop: Callable[[], bool] | None, gate: MemoryGate,
+                    cost: int) -> dict[str, Any] | None:  # fmt: skip
+    """Return Anki's health check of a preset (once its memory fits the gate), or None when the diagnosis
+    was cancelled before it started."""
+    try:
+        with gate.hold(cost, should_stop):
+            if should_stop is not None and should_stop():
+                return None
+            return check(name)
+    except Cancelled:
         return None
-    return check(name)
+
+
+def _history_entries(ev: Evaluation, data: CollectionData) -> dict[int, int]:
+    """Return, per preset, the review entries its training items hold (each scored review with its
+    card's earlier reviews): what an optimizer's request grows with."""
+    assert ev.scored is not None
+    decks, at = np.unique(ev.scored.deck_id, return_inverse=True)
+    preset = np.array([data.deck_preset.get(int(d), DEFAULT_PRESET_ID) for d in decks.tolist()], dtype=np.int64)
+    ids, group = np.unique(preset[at.reshape(-1)], return_inverse=True)
+    sums = np.bincount(group.reshape(-1), weights=ev.scored.n_reviews + 1.0, minlength=ids.size)
+    return {int(i): int(v) for i, v in zip(ids.tolist(), sums.tolist(), strict=True)}
 
 
 def _presets_in_scope(data: CollectionData, scored: _Scored) -> list[int]:
@@ -438,11 +461,11 @@ def _health_findings(health: dict[str, Any], findings: list[Finding]) -> list[Fi
 
 def _out_of_sample(data: CollectionData, trainer: Trainer, options: Options, should_stop: Callable[[], bool] | None,
                    models: tuple[str, ...] = ("fsrs-preset", "fsrs-out-of-sample"),
-                   folds: int = 5) -> Comparison:  # fmt: skip
+                   folds: int = 5, gate: MemoryGate | None = None) -> Comparison:  # fmt: skip
     """Return the comparison of the presets' parameters with FSRS trained on earlier reviews (time-series folds)."""
     preset_options = Options(**{**asdict(options), "params": "preset"})
     return compare(data, preset_options, trainer, models, should_stop=should_stop, keep_predictions=True,
-                   folds=folds)  # fmt: skip
+                   folds=folds, gate=gate)  # fmt: skip
 
 
 def paired_gain(cmp: Comparison, current: str = "fsrs-preset", trained: str = "fsrs-out-of-sample",
@@ -496,7 +519,8 @@ def _parameters_oos(cmp: Comparison, preset: str) -> Finding:
 
 
 def _own_presets(data: CollectionData, s: _Scored, card_preset: np.ndarray, trainer: Trainer, options: Options,
-                 should_stop: Callable[[], bool] | None, note: Callable[[str], None]) -> list[Finding]:  # fmt: skip
+                 should_stop: Callable[[], bool] | None, note: Callable[[str], None],
+                 gate: MemoryGate | None = None) -> list[Finding]:  # fmt: skip
     """For decks with at least MIN_REVIEWS scored reviews that share their preset with other decks: would
     parameters trained on the deck alone beat its preset's, out of sample?"""
     out = []
@@ -507,7 +531,9 @@ def _own_presets(data: CollectionData, s: _Scored, card_preset: np.ndarray, trai
             continue  # too few reviews, or the deck is its preset's only deck (the parameters finding covers it)
         name = data.deck_names.get(int(did), str(did))
         note(f"Training FSRS on deck {name} alone")
-        cmp = _out_of_sample(restrict(data, cards), trainer, options, should_stop, folds=1)  # first half -> second
+        cmp = _out_of_sample(
+            restrict(data, cards), trainer, options, should_stop, folds=1, gate=gate
+        )  # first half -> second
         scope = f'deck "{name}"'
         if cmp.reviews_compared < MIN_REVIEWS:
             out.append(_too_few("decks", scope, cmp.reviews_compared, MIN_REVIEWS))

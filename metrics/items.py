@@ -8,7 +8,7 @@ same reviews the engine scores; items in time order make every training prefix a
 
 from __future__ import annotations
 
-from concurrent.futures import Executor
+import threading
 
 import numpy as np
 
@@ -37,6 +37,19 @@ def _put(out: np.ndarray, at: np.ndarray, varint: tuple[np.ndarray, np.ndarray])
         out[at[rows] + k] = data[rows, k]
 
 
+_CHUNK = 1 << 16  # items encoded per step (their run arrays stay a few MB)
+_HEADER_WIDTH = 11  # an item's header: 0x0A and a varint of at most 10 bytes
+
+
+def _varint_length(values: np.ndarray) -> np.ndarray:
+    """Return the number of bytes of each non-negative value's protobuf varint."""
+    v = np.asarray(values, dtype=np.uint64)
+    length = np.ones(v.size, dtype=np.int64)
+    for k in range(1, 10):
+        length += v >= np.uint64(1) << np.uint64(7 * k)
+    return length
+
+
 class ItemEncoder:
     """Encodes items of one set of entries (grouped by card, `first` starts a card).
 
@@ -54,7 +67,9 @@ class ItemEncoder:
         piece_len = 2 + msg_len
         self.cum = np.concatenate(([0], np.cumsum(piece_len)))
         at = self.cum[:-1]
-        flat = np.empty(int(self.cum[-1]), dtype=np.uint8)
+        size = int(self.cum[-1])
+        # the pieces, then room for one chunk's item headers (runs are copied from this one source)
+        flat = np.empty(size + _HEADER_WIDTH * _CHUNK, dtype=np.uint8)
         flat[at] = 0x0A
         flat[at + 1] = msg_len
         flat[at + 2] = 0x08
@@ -63,38 +78,57 @@ class ItemEncoder:
         t_at = at[with_t] + 3 + r_var[1][with_t]
         flat[t_at] = 0x10
         _put(flat, t_at + 1, (t_var[0][with_t], t_var[1][with_t]))
-        self.flat = flat
+        self._source = flat
+        self._pieces = size
         self.seg_start = np.maximum.accumulate(np.where(first, np.arange(n), 0))
+        self._lock = threading.Lock()  # the header room is shared: one encode at a time
+
+    def item_ends(self, items: np.ndarray) -> np.ndarray:
+        """Return the end offset of each item in the request of `items` (entry indices, in order)."""
+        items = np.asarray(items, dtype=np.int64)
+        payload = self.cum[items + 1] - self.cum[self.seg_start[items]]
+        return np.cumsum(1 + _varint_length(payload) + payload)
 
     def encode(self, items: np.ndarray) -> tuple[bytes, np.ndarray]:
         """Return (request bytes, end offset of each item) for items given as entry indices, in order.
 
-        Item k holds the entries from its card's first up to entries[items[k]].
+        Item k holds the entries from its card's first up to entries[items[k]]. Built chunk by chunk
+        into one buffer: its peak is the request twice (the buffer and the bytes) and a few MB.
         """
         items = np.asarray(items, dtype=np.int64)
+        ends = self.item_ends(items)
+        total = int(ends[-1]) if items.size else 0
+        out = np.empty(total, dtype=np.uint8)
+        with self._lock:
+            for lo in range(0, items.size, _CHUNK):
+                chunk = items[lo : lo + _CHUNK]
+                self._encode_chunk(chunk, out, int(ends[lo - 1]) if lo else 0)
+        return out.tobytes(), ends
+
+    def _encode_chunk(self, items: np.ndarray, out: np.ndarray, offset: int) -> None:
+        """Write the items' bytes into out[offset:]."""
+        source = self._source
         body_from = self.cum[self.seg_start[items]]
         payload = self.cum[items + 1] - body_from
         h_var = _varint(payload)
         header_len = 1 + h_var[1]
-        ends = np.cumsum(header_len + payload)
-        total = int(ends[-1]) if items.size else 0
-        # The request is runs copied from one source, [flat | each item's header]: header, body, ...
         width = 1 + h_var[0].shape[1]
-        headers = np.zeros((items.size, width), dtype=np.uint8)
+        headers = source[self._pieces : self._pieces + width * items.size].reshape(items.size, width)
         headers[:, 0] = 0x0A
         headers[:, 1:] = h_var[0]
-        source = np.concatenate((self.flat, headers.reshape(-1)))
+        # The chunk's bytes are runs copied from the source: header, body, header, body, ...
         run_from = np.empty(2 * items.size, dtype=np.int64)
         run_len = np.empty(2 * items.size, dtype=np.int64)
-        run_from[0::2] = self.flat.size + width * np.arange(items.size)
+        run_from[0::2] = self._pieces + width * np.arange(items.size)
         run_len[0::2] = header_len
         run_from[1::2] = body_from
         run_len[1::2] = payload
         run_to = np.cumsum(run_len) - run_len
+        total = int(run_to[-1] + run_len[-1])
         # Source index of every output byte = running sum of steps: 1 within a run, a jump at its start.
         jump = np.empty_like(run_from)
+        jump[0] = 0
         jump[1:] = run_from[1:] - (run_from[:-1] + run_len[:-1]) + 1
-        out = np.empty(total, dtype=np.uint8)
         itype = np.int32 if source.size < 2**31 else np.int64
         # in blocks of whole runs, so the index stays small (in cache, no page faults)
         cuts = np.unique(np.append(np.searchsorted(run_to, np.arange(0, total, _BLOCK)), run_to.size))
@@ -104,20 +138,7 @@ class ItemEncoder:
             index[run_to[lo:hi] - a] = jump[lo:hi]
             index[0] = run_from[lo]
             np.cumsum(index, out=index)
-            out[a:b] = source[index]
-        return out.tobytes(), ends
-
-
-def encode_in_parts(
-    encoder: ItemEncoder, items: np.ndarray, pool: Executor, parts: int = 2
-) -> tuple[bytes, np.ndarray]:
-    """Return encoder.encode(items), its parts encoded at once in `pool`'s threads (numpy releases the GIL)."""
-    cuts = np.linspace(0, items.size, parts + 1).astype(np.int64)
-    futures = [pool.submit(encoder.encode, items[a:b]) for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
-    done = [f.result() for f in futures]
-    offsets = np.cumsum([0] + [len(data) for data, _ in done[:-1]])
-    ends = np.concatenate([e + o for (_, e), o in zip(done, offsets, strict=True)])
-    return b"".join(data for data, _ in done), ends
+            out[offset + a : offset + b] = source[index]
 
 
 def encode_items(

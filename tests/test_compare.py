@@ -113,12 +113,12 @@ def test_items_are_the_protobuf_anki_parses(monkeypatch, card_share):
     cuts = [0, 1, 7, items.size // 2, items.size]
     assert b"".join(encoder.encode(items[a:b])[0] for a, b in zip(cuts[:-1], cuts[1:], strict=True)) == want
     assert encoder.encode(items[:0])[0] == b""
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(3) as pool:  # encoded in parts at once: the same bytes and item ends
-        for parts in (1, 2, 3, 7):
-            joined, joined_end = items_module.encode_in_parts(encoder, items, pool, parts)
-            assert joined == want and np.array_equal(joined_end, end)
+    assert np.array_equal(encoder.item_ends(items), end)
+    for chunk in (1, 5, 64):  # encoded a few items at a time (as at 5M reviews): the same bytes
+        monkeypatch.setattr(items_module, "_CHUNK", chunk)
+        small = items_module.ItemEncoder(rating, dt, first)
+        got, got_end = small.encode(items)
+        assert got == want and np.array_equal(got_end, end)
 
 
 def test_a_part_replayed_alone_predicts_as_the_whole_replay():
@@ -217,6 +217,6 @@ def test_superiority_is_the_share_of_decks_won_on_log_loss():
     deck = np.array([0, 0, 1, 1, 1, 2])
     a = np.array([0.1, 0.3, 0.5, 0.5, 0.2, 0.9])  # deck means: 0.2, 0.4, 0.9
     b = np.array([0.4, 0.4, 0.1, 0.2, 0.3, 1.0])  # deck means: 0.4, 0.2, 1.0
-    got = _superiority({"A": a, "B": b}, deck)
+    got = _superiority({"A": np.bincount(deck, weights=a), "B": np.bincount(deck, weights=b)}, np.bincount(deck))
     assert got["A"]["B"] == pytest.approx(2 / 3) and got["B"]["A"] == pytest.approx(1 / 3)
     assert got["A"]["A"] is None
