@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -171,6 +171,8 @@ def diagnose(
     gate = MemoryGate()  # Anki's health checks, its trainings and our replays share one memory budget
     ev = evaluate(data, Options(**{**asdict(options), "params": "preset"}), should_stop)
     scored = _scored(ev, data)
+    history = _history_entries(ev, data)
+    ev = replace(ev, scored=None)  # its per-review arrays are copied into `scored`: free them (memory)
     n = ev.overall.reviews
     findings = [_data_finding(n, ev.overall.cards)]
     health: dict[str, Any] = {}
@@ -179,7 +181,6 @@ def diagnose(
     checking = ThreadPoolExecutor(max_workers=1)
     health_runs = {}
     if health_check is not None:
-        history = _history_entries(ev, data)
         for pid in presets:
             name = data.presets[pid].name if pid in data.presets else f"preset {pid}"
             cost = training_cost(REQUEST_BYTES_PER_ENTRY * history.get(pid, 0))
