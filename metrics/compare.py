@@ -28,7 +28,7 @@ from .errors import Cancelled, EvaluationError
 from .evaluate import NO_REVIEWS, card_ignore_before, evaluate
 from .fsrs import replay
 from .gate import MemoryGate, replay_cost, training_cost
-from .items import ItemEncoder
+from .items import ItemEncoder, encode_in_parts
 from .options import BINNINGS, MODELS, Options
 from .params import to_fsrs6
 from .revlog import Reviews, build_reviews, time_order
@@ -119,8 +119,9 @@ def _train(
     gate, run at a CPU priority lowered by log(smaller) / log(_NICE_STEP_RATIO) nice levels
     (restored afterwards where the system lets a thread raise its priority again).
 
-    The request is built only when the training may start and dropped when it ends, so trainings
-    waiting for memory hold nothing. With fewer cores than trainings, equal shares would finish the
+    The request is made only when the training may start and dropped when it ends (a smaller fold's
+    copy of the largest request's prefix), so trainings waiting for memory hold nothing of their own.
+    With fewer cores than trainings, equal shares would finish the
     small trainings first and leave the largest one alone on one core at the end; shares in
     proportion to the training's work (the size of its request) make them finish together. Only
     Linux sets a thread's priority this way; elsewhere (and with smaller <= 1) it runs as is. Threads
@@ -239,15 +240,6 @@ def compare(
             gate.release(main_cost)
 
     try:  # until the pool's own try below: give the gate back on an error
-        preset_p = preset_ids = None
-        if "fsrs-preset" in models:  # first, while nothing else is held: evaluate's peak is the largest here
-            given = options.params != "preset"
-            note("FSRS with the given parameters" if given else "FSRS with your presets' parameters")
-            base = evaluate(data, options, should_stop)  # options.params: "preset" unless --params says otherwise
-            assert base.scored is not None
-            preset_p, preset_ids = base.scored.p, base.scored.revlog_id
-            del base  # its other per-review arrays (hundreds of MB at 5M reviews)
-
         # The kept entries in "keep" mode (what Anki trains on), scored reviews in time order.
         ignore = card_ignore_before(data)
         no_drop = np.zeros(data.card_ids.size, dtype=bool)
@@ -282,10 +274,10 @@ def compare(
     try:
         if "fsrs-out-of-sample" in models and trainer is not None:
             note("Training FSRS on the reviews before each test part")
-            # The items in time order: each part's training set is a prefix of the largest one's items.
+            # The items in time order: each part's training set is a prefix of the largest one's request,
+            # encoded once (in two threads); a smaller one's copy is made only when its training starts.
             encoder = ItemEncoder(reviews.rating, reviews.delta_t, reviews.first)
-            items = sel[: parts[-1][0]]
-            ends = encoder.item_ends(items)
+            largest, ends = encode_in_parts(encoder, sel[: parts[-1][0]], pool)
 
             def predict_part(k: int, a: int, b: int) -> Callable[[list[float]], tuple[np.ndarray, np.ndarray]]:
                 def predict(params: list[float]) -> tuple[np.ndarray, np.ndarray]:  # in the training's thread
@@ -296,22 +288,24 @@ def compare(
 
                 return predict
 
-            def request_of(count: int) -> Callable[[], bytes]:
-                return lambda: encoder.encode(items[:count])[0]
+            def request_of(size: int) -> Callable[[], bytes]:
+                return lambda: largest if size == len(largest) else largest[:size]
 
             futures = {}
             for k in reversed(range(len(parts))):  # the largest (the longest to train) first
-                count = parts[k][0]
-                size = int(ends[count - 1])
-                smaller = int(ends[-1]) / size if share_cpu_by_size else 1.0  # the work grows with the size
-                futures[k] = pool.submit(_train, trainer, request_of(count), smaller, predict_part(k, *parts[k]),
+                size = int(ends[parts[k][0] - 1])
+                smaller = len(largest) / size if share_cpu_by_size else 1.0  # the work grows with the size
+                futures[k] = pool.submit(_train, trainer, request_of(size), smaller, predict_part(k, *parts[k]),
                                          gate, training_cost(size), stop)  # fmt: skip
             trainings = [futures[k] for k in range(len(parts))]
 
-        if preset_p is not None:
-            assert preset_ids is not None and np.array_equal(preset_ids, reviews.revlog_id[sel])  # the same reviews
-            preds["fsrs-preset"] = preset_p
-            del preset_ids
+        if "fsrs-preset" in models:
+            given = options.params != "preset"
+            note("FSRS with the given parameters" if given else "FSRS with your presets' parameters")
+            base = evaluate(data, options, should_stop)  # options.params: "preset" unless --params says otherwise
+            assert base.scored is not None and np.array_equal(base.scored.revlog_id, reviews.revlog_id[sel])
+            preds["fsrs-preset"] = base.scored.p
+            del base  # its other per-review arrays (hundreds of MB at 5M reviews)
         if "fsrs-default" in models:
             note("FSRS with the default parameters")
             every = _predict(reviews, slice(None), to_fsrs6([]), options.short_term_floor_rating, should_stop)
@@ -354,6 +348,7 @@ def compare(
                 fold_params.append(params)
                 runs.append(part_order + (a - start))  # positions among the compared reviews
             preds["fsrs-out-of-sample"] = out
+            del largest  # every training has ended
             merged = np.concatenate(runs)
             sorted_by["fsrs-out-of-sample"] = merged[np.argsort(out[start:][merged], kind="stable")]  # merges runs
     finally:

@@ -8,7 +8,7 @@ same reviews the engine scores; items in time order make every training prefix a
 
 from __future__ import annotations
 
-import threading
+from concurrent.futures import Executor
 
 import numpy as np
 
@@ -68,8 +68,7 @@ class ItemEncoder:
         self.cum = np.concatenate(([0], np.cumsum(piece_len)))
         at = self.cum[:-1]
         size = int(self.cum[-1])
-        # the pieces, then room for one chunk's item headers (runs are copied from this one source)
-        flat = np.empty(size + _HEADER_WIDTH * _CHUNK, dtype=np.uint8)
+        flat = np.empty(size, dtype=np.uint8)
         flat[at] = 0x0A
         flat[at + 1] = msg_len
         flat[at + 2] = 0x08
@@ -78,10 +77,8 @@ class ItemEncoder:
         t_at = at[with_t] + 3 + r_var[1][with_t]
         flat[t_at] = 0x10
         _put(flat, t_at + 1, (t_var[0][with_t], t_var[1][with_t]))
-        self._source = flat
-        self._pieces = size
+        self.flat = flat
         self.seg_start = np.maximum.accumulate(np.where(first, np.arange(n), 0))
-        self._lock = threading.Lock()  # the header room is shared: one encode at a time
 
     def item_ends(self, items: np.ndarray) -> np.ndarray:
         """Return the end offset of each item in the request of `items` (entry indices, in order)."""
@@ -93,33 +90,34 @@ class ItemEncoder:
         """Return (request bytes, end offset of each item) for items given as entry indices, in order.
 
         Item k holds the entries from its card's first up to entries[items[k]]. Built chunk by chunk
-        into one buffer: its peak is the request twice (the buffer and the bytes) and a few MB.
+        into one buffer: its peak is the request twice (the buffer and the bytes), the pieces once more
+        and a few MB. Encodes may run at once in several threads (numpy releases the GIL).
         """
         items = np.asarray(items, dtype=np.int64)
         ends = self.item_ends(items)
         total = int(ends[-1]) if items.size else 0
         out = np.empty(total, dtype=np.uint8)
-        with self._lock:
-            for lo in range(0, items.size, _CHUNK):
-                chunk = items[lo : lo + _CHUNK]
-                self._encode_chunk(chunk, out, int(ends[lo - 1]) if lo else 0)
+        # the pieces, then room for one chunk's item headers: runs are copied from this one source
+        source = np.concatenate((self.flat, np.empty(_HEADER_WIDTH * _CHUNK, dtype=np.uint8)))
+        for lo in range(0, items.size, _CHUNK):
+            self._encode_chunk(items[lo : lo + _CHUNK], source, out, int(ends[lo - 1]) if lo else 0)
         return out.tobytes(), ends
 
-    def _encode_chunk(self, items: np.ndarray, out: np.ndarray, offset: int) -> None:
-        """Write the items' bytes into out[offset:]."""
-        source = self._source
+    def _encode_chunk(self, items: np.ndarray, source: np.ndarray, out: np.ndarray, offset: int) -> None:
+        """Write the items' bytes into out[offset:] (their headers go into the room at the end of `source`)."""
+        pieces = self.flat.size
         body_from = self.cum[self.seg_start[items]]
         payload = self.cum[items + 1] - body_from
         h_var = _varint(payload)
         header_len = 1 + h_var[1]
         width = 1 + h_var[0].shape[1]
-        headers = source[self._pieces : self._pieces + width * items.size].reshape(items.size, width)
+        headers = source[pieces : pieces + width * items.size].reshape(items.size, width)
         headers[:, 0] = 0x0A
         headers[:, 1:] = h_var[0]
         # The chunk's bytes are runs copied from the source: header, body, header, body, ...
         run_from = np.empty(2 * items.size, dtype=np.int64)
         run_len = np.empty(2 * items.size, dtype=np.int64)
-        run_from[0::2] = self._pieces + width * np.arange(items.size)
+        run_from[0::2] = pieces + width * np.arange(items.size)
         run_len[0::2] = header_len
         run_from[1::2] = body_from
         run_len[1::2] = payload
@@ -139,6 +137,18 @@ class ItemEncoder:
             index[0] = run_from[lo]
             np.cumsum(index, out=index)
             out[offset + a : offset + b] = source[index]
+
+
+def encode_in_parts(
+    encoder: ItemEncoder, items: np.ndarray, pool: Executor, parts: int = 2
+) -> tuple[bytes, np.ndarray]:
+    """Return encoder.encode(items), its parts encoded at once in `pool`'s threads (numpy releases the GIL)."""
+    cuts = np.linspace(0, items.size, parts + 1).astype(np.int64)
+    futures = [pool.submit(encoder.encode, items[a:b]) for a, b in zip(cuts[:-1], cuts[1:], strict=True)]
+    done = [f.result() for f in futures]
+    offsets = np.cumsum([0] + [len(data) for data, _ in done[:-1]])
+    ends = np.concatenate([e + o for (_, e), o in zip(done, offsets, strict=True)])
+    return b"".join(data for data, _ in done), ends
 
 
 def encode_items(

@@ -119,6 +119,12 @@ def test_items_are_the_protobuf_anki_parses(monkeypatch, card_share):
         small = items_module.ItemEncoder(rating, dt, first)
         got, got_end = small.encode(items)
         assert got == want and np.array_equal(got_end, end)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(3) as pool:  # encoded in parts at once: the same bytes and item ends
+        for parts in (1, 2, 3, 7):
+            joined, joined_end = items_module.encode_in_parts(encoder, items, pool, parts)
+            assert joined == want and np.array_equal(joined_end, end)
 
 
 def test_a_part_replayed_alone_predicts_as_the_whole_replay():
