@@ -374,7 +374,7 @@ def test_renumbering_is_first_appearance_order(calls):
 
 def test_csv_export_converts_to_the_benchmarks_parquet_layout(mixed_collection, tmp_path, capsys, monkeypatch):
     """An export made inside Anki (CSV only) becomes the parquet folder srs-benchmark reads with --data."""
-    import pyarrow.parquet as pq
+    pq = pytest.importorskip("pyarrow.parquet", reason="the oldest-Anki environment has no pyarrow")
 
     from fsrs_calibration.metrics import dataset
 
