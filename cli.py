@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .bundled import addon_version
 from .metrics import formatting as fmt
-from .metrics import interrupts
+from .metrics import gate, interrupts
 from .metrics.errors import EvaluationError
 from .metrics.options import (
     BINNINGS,
@@ -502,6 +502,7 @@ def run() -> int:
     an interruption it ends at once (a training thread still running has nothing to leave behind).
     """
     interrupts.install()
+    gate.TRIM_AFTER_JOBS = True  # a command's own process: freed heap goes back after each training
     status = main()
     gc.freeze()
     if status == 130:

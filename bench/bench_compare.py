@@ -18,7 +18,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
-from bench_evaluate import build, run_measured  # noqa: E402
+from bench_evaluate import alternate, bench_collection  # noqa: E402
 
 ANKI = r"""
 import sys, json
@@ -35,21 +35,14 @@ def main() -> None:
     parser.add_argument("--reviews", type=int, default=500_000)
     parser.add_argument("--repeat", type=int, default=9)
     args = parser.parse_args()
-    path = os.path.join(ROOT, "build", "bench", f"collection-{args.reviews}.anki2")
-    if not os.path.exists(path):
-        build(path, args.reviews)
+    path = bench_collection(args.reviews)
     exe = os.path.join(os.path.dirname(sys.executable), "fsrs-calibration")
     cmds = {
         "ours": [exe, "compare", path, "--models", "fsrs-out-of-sample", "--json"],
         "anki": [sys.executable, "-c", ANKI, path],
     }
-    times: dict[str, list[float]] = {k: [] for k in cmds}
-    out: dict[str, dict] = {}
-    for _ in range(args.repeat):
-        for name, cmd in cmds.items():
-            wall, _rss, text = run_measured(cmd)
-            times[name].append(wall)
-            out[name] = json.loads(text)
+    times, _rss, text = alternate(cmds, args.repeat)
+    out = {k: json.loads(v) for k, v in text.items()}
     med = {k: statistics.median(v) for k, v in times.items()}
     ours = out["ours"]["models"]["fsrs-out-of-sample"]
     print(json.dumps({

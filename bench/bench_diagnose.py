@@ -18,7 +18,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
-from bench_evaluate import build, run_measured  # noqa: E402
+from bench_evaluate import alternate, bench_collection  # noqa: E402
 
 ANKI = r"""
 import sys, json
@@ -42,20 +42,11 @@ def main() -> None:
     parser.add_argument("--reviews", type=int, default=500_000)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    path = os.path.join(ROOT, "build", "bench", f"collection-{args.reviews}.anki2")
-    if not os.path.exists(path):
-        build(path, args.reviews)
+    path = bench_collection(args.reviews)
     exe = os.path.join(os.path.dirname(sys.executable), "fsrs-calibration")
     cmds = {"ours": [exe, "diagnose", path, "--json"], "anki": [sys.executable, "-c", ANKI, path]}
-    times: dict[str, list[float]] = {k: [] for k in cmds}
-    rss: dict[str, list[float]] = {k: [] for k in cmds}
-    out: dict[str, object] = {}
-    for _ in range(args.repeat):
-        for name, cmd in cmds.items():
-            wall, peak, text = run_measured(cmd)
-            times[name].append(wall)
-            rss[name].append(peak)
-            out[name] = json.loads(text)
+    times, rss, text = alternate(cmds, args.repeat)
+    out = {k: json.loads(v) for k, v in text.items()}
     med = {k: statistics.median(v) for k, v in times.items()}
     ours = out["ours"]
     assert isinstance(ours, dict)
@@ -64,7 +55,7 @@ def main() -> None:
         "median_seconds": {k: round(v, 2) for k, v in med.items()},
         "ours_minus_anki_seconds": round(med["ours"] - med["anki"], 2),
         "target_met": med["ours"] <= med["anki"] + 1.5,
-        "peak_rss_mib": {k: round(max(v), 1) for k, v in rss.items()},
+        "peak_rss_mib": {k: round(v, 1) for k, v in rss.items()},
         "health_check_ours": ours["anki_health_check"],
         "health_check_anki": out["anki"],
         "findings": [(f["id"], f["scope"], f["verdict"]) for f in ours["findings"]],

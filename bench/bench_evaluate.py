@@ -96,16 +96,37 @@ def run_measured(args: list[str], env: dict[str, str] | None = None) -> tuple[fl
     return wall, peak_mib, proc.stdout.decode()
 
 
+def bench_collection(reviews: int) -> str:
+    """Return the path of the cached benchmark collection with `reviews` revlog rows, built if missing."""
+    path = os.path.join(ROOT, "build", "bench", f"collection-{reviews}.anki2")
+    if not os.path.exists(path):
+        print(f"building {path} …", file=sys.stderr)
+        build(path, reviews)
+    return path
+
+
+def alternate(
+    cmds: dict[str, list[str]], repeat: int
+) -> tuple[dict[str, list[float]], dict[str, float], dict[str, str]]:
+    """Run the commands in turn, `repeat` rounds; return (wall times, peak RSS MiB, last stdout) per name."""
+    times: dict[str, list[float]] = {k: [] for k in cmds}
+    rss: dict[str, float] = {k: 0.0 for k in cmds}
+    out: dict[str, str] = {}
+    for _ in range(repeat):
+        for name, cmd in cmds.items():
+            wall, peak, out[name] = run_measured(cmd)
+            times[name].append(wall)
+            rss[name] = max(rss[name], peak)
+    return times, rss, out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--reviews", type=int, default=500_000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--collection", help="use this collection instead of building one")
     args = parser.parse_args()
-    path = args.collection or os.path.join(ROOT, "build", "bench", f"collection-{args.reviews}.anki2")
-    if not os.path.exists(path):
-        print(f"building {path} …", file=sys.stderr)
-        build(path, args.reviews)
+    path = args.collection or bench_collection(args.reviews)
     exe = os.path.join(os.path.dirname(sys.executable), "fsrs-calibration")
     ours_cmd = [exe, "evaluate", path, "--json"]
     export_path = os.path.join(ROOT, "build", "bench", "export.zip")

@@ -24,7 +24,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
-from bench_evaluate import build, run_measured  # noqa: E402
+from bench_evaluate import bench_collection, run_measured  # noqa: E402
 
 ANKI = r"""
 import sys
@@ -44,10 +44,7 @@ def main() -> None:
     parser.add_argument("--reviews", type=int, default=500_000)
     parser.add_argument("--only", help="comma-separated command names to run (default: all)")
     args = parser.parse_args()
-    path = os.path.join(ROOT, "build", "bench", f"collection-{args.reviews}.anki2")
-    if not os.path.exists(path):
-        print(f"building {path} …", file=sys.stderr)
-        build(path, args.reviews)
+    path = bench_collection(args.reviews)
     exe = os.path.join(os.path.dirname(sys.executable), "fsrs-calibration")
     out_zip = os.path.join(ROOT, "build", "bench", "memory-export.zip")
     out_folder = os.path.join(ROOT, "build", "bench", "memory-parquet")

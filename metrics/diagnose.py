@@ -258,6 +258,12 @@ def _presets_in_scope(data: CollectionData, scored: _Scored) -> list[int]:
     return [int(i) for i, _ in sorted(zip(ids.tolist(), counts.tolist(), strict=True), key=lambda t: -t[1])]
 
 
+def _too_few_after(fid: str, scope: str, group: int, reviews: int, enough: bool) -> Finding:
+    """The not-enough-data finding of a comparison after one answer: too few reviews in the scope, or in
+    the group (reviews after that answer)."""
+    return _too_few(fid, scope, group, MIN_GROUP) if enough else _too_few(fid, scope, reviews, MIN_REVIEWS)
+
+
 def _too_few(fid: str, scope: str, reviews: int, needed: int) -> Finding:
     return Finding(fid, "not-enough-data", scope,
                    f"Too few reviews to judge this ({fmt.count(reviews)}; at least {fmt.count(needed)} are needed).",
@@ -293,11 +299,7 @@ def _hard_misuse(s: _Scored, mask: np.ndarray, preset: str, enough: bool) -> Fin
                 "hard_share": hard_presses / max(1, int(recalled.sum())), "hard_share_ci": [share_low, share_high],
                 "successful_reviews": int(recalled.sum())}  # fmt: skip
     if not enough or after_hard.reviews < MIN_GROUP or after_good.reviews < MIN_GROUP:
-        return (
-            _too_few("hard-misuse", scope, after_hard.reviews, MIN_GROUP)
-            if enough
-            else _too_few("hard-misuse", scope, int(mask.sum()), MIN_REVIEWS)
-        )
+        return _too_few_after("hard-misuse", scope, after_hard.reviews, int(mask.sum()), enough)
     numbers = (f"after Hard you recalled {fmt.percent(after_hard.measured)} where FSRS predicted "
                f"{fmt.percent(after_hard.predicted)} ({fmt.count(after_hard.reviews)} reviews); after Good "
                f"{fmt.percent(after_good.measured)} against {fmt.percent(after_good.predicted)} "
@@ -327,11 +329,7 @@ def _again_misuse(s: _Scored, mask: np.ndarray, preset: str, enough: bool, hard_
     evidence = {"after_again": after_again.to_dict(), "after_good": after_good.to_dict(),
                 "again_minus_good": diff, "again_minus_good_ci": [low, high]}  # fmt: skip
     if not enough or after_again.reviews < MIN_GROUP or after_good.reviews < MIN_GROUP:
-        return (
-            _too_few("again-misuse", scope, after_again.reviews, MIN_GROUP)
-            if enough
-            else _too_few("again-misuse", scope, int(mask.sum()), MIN_REVIEWS)
-        )
+        return _too_few_after("again-misuse", scope, after_again.reviews, int(mask.sum()), enough)
     numbers = (f"after Again you recalled {fmt.percent(after_again.measured)} where FSRS predicted "
                f"{fmt.percent(after_again.predicted)} ({fmt.count(after_again.reviews)} reviews)")  # fmt: skip
     if low > 0 and diff >= MIN_EFFECT and not hard_problem:

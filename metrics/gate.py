@@ -26,6 +26,7 @@ class MemoryGate:
 
     def __init__(self, budget: int = DEFAULT_BUDGET) -> None:
         self.budget = budget
+        self.give_back = TRIM_AFTER_JOBS  # read once: the command line sets it, Anki's window does not
         self._used = 0
         self._running = 0
         self._cond = threading.Condition()
@@ -44,8 +45,9 @@ class MemoryGate:
             self._running += 1
 
     def release(self, cost: int) -> None:
-        """Count a job of `cost` bytes as finished (its freed memory given back) and let waiting ones run."""
-        give_back_memory()
+        """Count a job of `cost` bytes as finished (its freed memory given back, if asked) and let waiting ones run."""
+        if self.give_back:
+            give_back_memory()
         with self._cond:
             self._used -= cost
             self._running -= 1
@@ -86,4 +88,7 @@ def _malloc_trim() -> Callable[[], None]:
 
 # After a job ends, its freed memory stays with the thread's malloc arena unless trimmed: Anki's
 # optimizer in five pool threads one after the other would otherwise grow the process by each one.
+# Only the command line trims (cli.run sets TRIM_AFTER_JOBS): inside Anki's window, with Qt's own
+# threads allocating, the add-on leaves the process's heap alone.
 give_back_memory = _malloc_trim()
+TRIM_AFTER_JOBS = False
