@@ -25,7 +25,7 @@ from .binning import bin_keys, rmse_bins
 from .calibration import Calibration, calibration_table
 from .collection import CollectionData
 from .errors import Cancelled, EvaluationError
-from .evaluate import NO_REVIEWS, card_ignore_before, evaluate
+from .evaluate import NO_REVIEWS, card_ignore_before, predict
 from .fsrs import replay
 from .gate import MemoryGate, replay_cost, training_cost
 from .items import ItemEncoder, encode_in_parts
@@ -65,7 +65,7 @@ class Comparison:
     fold_params: list[list[float]] = field(default_factory=list)
     guidance: list[str] = field(default_factory=list)
     # With keep_predictions: "y" (answers), "card" (card index), the binning features ("delta_t",
-    # "n_reviews", "n_lapses") and each model's predictions of the compared reviews, in time order
+    # "n_reviews", "n_lapses"), "revlog_id" and each model's predictions of the compared reviews, in time order
     # (for paired tests and pooled scores); empty otherwise.
     compared: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
 
@@ -204,11 +204,14 @@ def compare(
     keep_predictions: bool = False,
     folds: int = N_SPLITS,
     gate: MemoryGate | None = None,
+    scores: bool = True,
 ) -> Comparison:
     """Return the models' scores on the same reviews of `data` (read with_intervals for anki-interval).
 
     `share_cpu_by_size` lowers the CPU priority of the smaller out-of-sample trainings (Linux), so
     that on few cores they end with the largest; for a process that ends afterwards (the CLI).
+    Without `scores` (for callers that test the predictions themselves, with keep_predictions), the
+    comparison holds the predictions only: no models' scores, superiority, UM or guidance.
     """
     options = options or Options()
     unknown = [m for m in models if m not in MODELS]
@@ -302,9 +305,9 @@ def compare(
         if "fsrs-preset" in models:
             given = options.params != "preset"
             note("FSRS with the given parameters" if given else "FSRS with your presets' parameters")
-            base = evaluate(data, options, should_stop)  # options.params: "preset" unless --params says otherwise
-            assert base.scored is not None and np.array_equal(base.scored.revlog_id, reviews.revlog_id[sel])
-            preds["fsrs-preset"] = base.scored.p
+            base = predict(data, options, should_stop)  # options.params: "preset" unless --params says otherwise
+            assert np.array_equal(base.revlog_id, reviews.revlog_id[sel])
+            preds["fsrs-preset"] = base.p
             del base  # its other per-review arrays (hundreds of MB at 5M reviews)
         if "fsrs-default" in models:
             note("FSRS with the default parameters")
@@ -358,6 +361,21 @@ def compare(
             future.cancel()
         pool.shutdown(wait=True)
     preds = {m: preds[m] for m in MODELS if m in models and m in preds}
+    compared = (
+        {
+            "y": yt,
+            "card": reviews.card[test],
+            "delta_t": reviews.delta_t[test],
+            "n_reviews": reviews.n_reviews[test],
+            "n_lapses": reviews.n_lapses[test],
+            "revlog_id": reviews.revlog_id[test],
+            **{m: p[start:] for m, p in preds.items()},
+        }  # fmt: skip
+        if keep_predictions
+        else {}
+    )
+    if not scores:
+        return Comparison({}, {}, {}, {}, n, int(yt.size), fold_params, [], compared)
 
     ones = np.ones(yt.size)
     results = {}
@@ -373,18 +391,6 @@ def compare(
         )  # fmt: skip
     superiority = _superiority(deck_loss, np.bincount(deck_of_review))
     um = matrices({m: p[start:] for m, p in preds.items()}, yt)
-    compared = (
-        {
-            "y": yt,
-            "card": reviews.card[test],
-            "delta_t": reviews.delta_t[test],
-            "n_reviews": reviews.n_reviews[test],
-            "n_lapses": reviews.n_lapses[test],
-            **{m: p[start:] for m, p in preds.items()},
-        }  # fmt: skip
-        if keep_predictions
-        else {}
-    )
     return Comparison(
         models=results,
         superiority=superiority,

@@ -167,6 +167,25 @@ def evaluate(
     `should_stop` is polled between stages (and replay steps); when it returns True the
     evaluation raises Cancelled.
     """
+    (scored, card), sources, notes = _predict_collection(data, options, should_stop)
+    ev = _summarize(scored, card, options, data.deck_names, sources, notes, should_stop)
+    preset_names = {pid: p.name for pid, p in data.presets.items()}
+    ev.decks[:] = [replace(d, preset=preset_names.get(data.deck_preset.get(d.deck_id, -1), "")) for d in ev.decks]
+    return ev
+
+
+def predict(
+    data: CollectionData, options: Options = DEFAULT_OPTIONS, should_stop: Callable[[], bool] | None = None
+) -> Scored:
+    """Return the reviews `evaluate` scores, with FSRS's predictions, without scoring them (the same arrays)."""
+    return _predict_collection(data, options, should_stop)[0][0]
+
+
+def _predict_collection(
+    data: CollectionData, options: Options, should_stop: Callable[[], bool] | None
+) -> tuple[tuple[Scored, np.ndarray], list[ParamSource], list[str]]:
+    """Return the scored reviews of a collection with their predictions (and each one's card index), the
+    parameters' sources and notes."""
     options.validate()
 
     def check() -> None:
@@ -220,35 +239,26 @@ def evaluate(
     ignore = card_ignore_before(data, card_preset)
     drop = np.array(drop_of_set, dtype=bool)[set_of_card] if n_cards else np.zeros(0, dtype=bool)
     check()
-    ev = _score_reviews(
+    scored = _predict_reviews(
         build_reviews(data.revlog, data.next_day_at, ignore, drop),  # held only there: freed after the replay
-        np.stack(sets), set_of_card, options, data.card_ids, data.home_deck, data.deck_names, sources, notes,
-        should_stop,
+        np.stack(sets), set_of_card, options, data.card_ids, data.home_deck, should_stop,
     )  # fmt: skip
-    preset_names = {pid: p.name for pid, p in data.presets.items()}
-    ev.decks[:] = [replace(d, preset=preset_names.get(data.deck_preset.get(d.deck_id, -1), "")) for d in ev.decks]
-    return ev
+    return scored, sources, notes
 
 
-def _score_reviews(
+def _predict_reviews(
     reviews: Reviews,
     param_sets: np.ndarray,
     set_of_card: np.ndarray,
     options: Options,
     card_ids: np.ndarray,
     home_deck: np.ndarray,
-    deck_names: dict[int, str],
-    sources: list[ParamSource],
-    notes: list[str],
     should_stop: Callable[[], bool] | None,
-) -> Evaluation:
-    """Return the evaluation of replayed and scored reviews (shared by collections and datasets)."""
-
-    def check() -> None:
-        if should_stop is not None and should_stop():
-            raise Cancelled()
-
-    check()
+) -> tuple[Scored, np.ndarray]:
+    """Return the scored reviews in time order with FSRS's predictions, and each one's card index into
+    card_ids (shared by collections and datasets)."""
+    if should_stop is not None and should_stop():
+        raise Cancelled()
     if not reviews.scored.any():
         raise EvaluationError(NO_REVIEWS)
     seg_card = reviews.card[reviews.first]
@@ -271,9 +281,30 @@ def _score_reviews(
     revlog_id = reviews.revlog_id[sel]
     del reviews, predicted, sel  # the per-entry arrays are no longer needed
     keys = bin_keys(delta_t, n_rev, n_lapse, BINNINGS[options.binning])
-    w = _weights(p.size, options.weighting)
-    deck = home_deck[card]
+    return Scored(
+        p=p, y=y, weight=_weights(p.size, options.weighting), delta_t=delta_t, n_reviews=n_rev, n_lapses=n_lapse,
+        card_id=card_ids[card], deck_id=home_deck[card], revlog_id=revlog_id, bin_key=keys,
+    ), card  # fmt: skip
 
+
+def _summarize(
+    scored: Scored,
+    card: np.ndarray,
+    options: Options,
+    deck_names: dict[int, str],
+    sources: list[ParamSource],
+    notes: list[str],
+    should_stop: Callable[[], bool] | None,
+) -> Evaluation:
+    """Return the evaluation of scored reviews (`card`: their card indexes): overall, per deck, calibration,
+    by feature."""
+
+    def check() -> None:
+        if should_stop is not None and should_stop():
+            raise Cancelled()
+
+    p, y, w, keys, deck = scored.p, scored.y, scored.weight, scored.bin_key, scored.deck_id
+    delta_t, n_rev, n_lapse = scored.delta_t, scored.n_reviews, scored.n_lapses
     overall = score(p, y, w, keys, card)
     deck_scores = []
     deck_ids, deck_group = np.unique(deck, return_inverse=True)
@@ -286,11 +317,6 @@ def _score_reviews(
         name = deck_names.get(int(did), f"(deck {did})")
         deck_scores.append(DeckScores(int(did), name, s, calibration_table(p[idx], y[idx])))
     deck_scores.sort(key=lambda d: d.name.lower())
-
-    scored = Scored(
-        p=p, y=y, weight=w, delta_t=delta_t, n_reviews=n_rev, n_lapses=n_lapse,
-        card_id=card_ids[card], deck_id=deck, revlog_id=revlog_id, bin_key=keys,
-    )  # fmt: skip
     return Evaluation(
         overall=overall,
         calibration=calibration_table(p, y),
@@ -334,7 +360,8 @@ def evaluate_tables(
     names = {int(d): f"deck {d}" for d in np.unique(home).tolist()}
     source = ParamSource("(all cards)", "given" if given else "defaults", len(given) or 21,
                          "drop" if drop else "keep", int(card_ids.size))  # fmt: skip
-    return _score_reviews(
+    scored, card = _predict_reviews(
         reviews, to_fsrs6(given, where="The given parameters" if given else "defaults")[None, :],
-        np.zeros(card_ids.size, dtype=np.int64), options, card_ids, home, names, [source], [], should_stop,
+        np.zeros(card_ids.size, dtype=np.int64), options, card_ids, home, should_stop,
     )  # fmt: skip
+    return _summarize(scored, card, options, names, [source], [], should_stop)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -17,6 +18,27 @@ from builder import build_mixed  # noqa: E402
 
 from fsrs_calibration.metrics.evaluate import Options  # noqa: E402
 from fsrs_calibration.metrics.options import short_term_floor_rating  # noqa: E402
+
+
+@pytest.fixture(scope="session", autouse=True)
+def garbage_collected_like_anki() -> Iterator[None]:
+    """Collect garbage as Anki does: never automatically, only on the main thread (aqt/main.py).
+
+    Automatic collection runs in whichever thread happens to allocate: a closed dialog's reference
+    cycle collected in a background worker destroys its widgets off the GUI thread, which crashed Qt's
+    painter now and then (tests/test_dialog.py). Anki disables it for this reason; so do the tests.
+    """
+    gc.collect()
+    gc.disable()
+    yield
+    gc.enable()
+
+
+@pytest.fixture(autouse=True)
+def collect_after_each_test() -> Iterator[None]:
+    """Collect the test's garbage (closed dialogs and their cycles) on the main thread afterwards."""
+    yield
+    gc.collect()
 
 
 def run_python(code: str, *args: str, timeout: float = 120) -> str:

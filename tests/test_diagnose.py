@@ -117,6 +117,35 @@ def test_a_deck_of_other_material_is_told_to_get_its_own_preset(tmp_path):
     assert own['deck "Usual"'].verdict == "ok"
 
 
+def test_current_predictions_are_the_replay_of_the_part_itself(tmp_path):
+    """The out-of-sample tests take the presets' predictions of a deck's (or preset's) reviews from the
+    diagnosis's replay of the whole scope: the same numbers as a replay of that part alone."""
+    import numpy as np
+    from anki.collection import Collection
+
+    from fsrs_calibration.metrics.diagnose import _scored
+    from fsrs_calibration.metrics.evaluate import Options, evaluate, predict
+    from fsrs_calibration.metrics.subset import restrict
+
+    path = str(tmp_path / "c.anki2")
+    learners = {"A": (Learner(true_params=list(DEFAULTS6), seed=3), 150),
+                "B": (Learner(true_params=OTHER, seed=4), 150)}  # fmt: skip
+    build_learner_collection(path, learners, days=200, preset_params={"A": FAR_OFF, "B": None}, seed=9).close()
+    col = Collection(path)
+    try:
+        data = read_collection(col, None)
+    finally:
+        col.close(downgrade=False)
+    options = Options(params="preset")
+    whole = _scored(evaluate(data, options), data)
+    for deck in np.unique(data.home_deck).tolist():
+        part = predict(restrict(data, data.home_deck == deck), options)
+        assert part.p.size > 0
+        assert np.array_equal(whole.predictions_of(part.revlog_id), part.p)
+    with pytest.raises(AssertionError):
+        whole.predictions_of(np.array([12345], dtype=np.int64))
+
+
 def test_a_preset_on_defaults_is_told_to_optimize(tmp_path):
     dg = run(build(str(tmp_path / "c.anki2"), 0, cards=300, preset=False))
     [params] = dg.by_id("parameters")

@@ -402,3 +402,30 @@ def test_what_to_do_tab_shows_the_engines_diagnosis(qtbot, col):
     assert dialog.tabs.currentWidget() is dialog.whattodo
     dialog._select(dialog.binning_box, "wiki")
     assert dialog.stale and dialog.whattodo._fade.opacity() < 1.0
+
+
+def test_a_closed_dialog_dies_on_the_main_thread(qtbot, col):
+    """Garbage is collected as in Anki (automatic collection off, tests/conftest.py): a closed dialog's
+    reference cycles are not collected by a worker thread that allocates, which would destroy its widgets
+    off the GUI thread (the cause of a crash in Qt's painter seen in earlier test runs)."""
+    import gc
+    import weakref
+
+    died_in: list[str] = []
+    dialog, _ = make_dialog(qtbot, col)
+    run_and_wait(qtbot, dialog)
+    dialog.close()
+    weakref.finalize(dialog, lambda: died_in.append(threading.current_thread().name))
+    del dialog
+    qtbot.wait(10)
+
+    def allocate() -> None:  # enough live objects that an automatic collector would run all generations
+        junk = [[i] for i in range(1_000_000)]
+        del junk
+
+    worker = threading.Thread(target=allocate, name="worker")
+    worker.start()
+    worker.join()
+    assert died_in == []
+    gc.collect()
+    assert died_in == [threading.current_thread().name]  # collected here, on the main thread

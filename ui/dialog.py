@@ -54,6 +54,13 @@ def save_folder(name: str) -> str:
 
 
 TITLE = "FSRS Calibration"
+# A timer, not a zero-delay call: Qt runs zero-delay calls in the same pass as other posted events,
+# so the event loop would get no turn between two steps (and the window none to repaint).
+NEXT_TURN_MS = 1
+# The tabs in order: (attribute, title).
+_TABS = [("whattodo", WhatToDoView.title), ("results", ResultsView.title), ("where", WhereView.title),
+         ("decks", DecksView.title), ("compare", CompareView.title), ("export", ExportView.title),
+         ("report_view", ReportView.title)]  # fmt: skip
 SCOPES = [
     ("collection", "Whole collection"),
     ("deck", "Deck (with subdecks)"),
@@ -92,6 +99,27 @@ def _read_scope(col: Any, kind: str, value: str, with_durations: bool = False) -
     else:
         search, label = None, None
     return read_collection(col, search, label, with_durations=with_durations, with_intervals=True)
+
+
+def _lazy(view: str, doc: str, part: str = "") -> Any:
+    """Return a dialog property: a lazily built view (built on first use), or one of its parts."""
+
+    def get(self: CalibrationDialog) -> Any:
+        built = self._build_view(view)
+        return getattr(built, part) if part else built
+
+    return property(get, doc=doc)
+
+
+class _Tabs(QTabWidget):
+    """The dialog's tabs: a tab's page may be a container that its view is built into later."""
+
+    def setCurrentWidget(self, widget: QWidget | None) -> None:  # noqa: N802 (Qt name)
+        """Show the tab of `widget`: a tab's page, or a view built into one."""
+        parent = widget.parentWidget() if widget is not None else None
+        if widget is not None and self.indexOf(widget) < 0 and parent is not None and self.indexOf(parent) >= 0:
+            widget = parent
+        super().setCurrentWidget(widget)
 
 
 def _options(choices: dict[str, str], anki_version: str) -> Any:
@@ -157,6 +185,7 @@ class CalibrationDialog(QDialog):
         self._load_config()
         self._loading = False
         self._fitted = False
+        QTimer.singleShot(NEXT_TURN_MS, self._build_next_view)
 
     # -- layout ---------------------------------------------------------------------------
     def _build(self) -> None:
@@ -239,26 +268,25 @@ class CalibrationDialog(QDialog):
         self.stale_label.setVisible(False)
         layout.addWidget(self.stale_label)
 
+        # The tabs shown first are built now; the others in the next turns of the event loop, one per
+        # turn (or at once when something needs them): built all at once, opening the dialog froze
+        # Anki's window for about 200 ms (bench/bench_dialog.py).
         self.whattodo = WhatToDoView(self.run_diagnosis)
         self.results = ResultsView()
-        self.where = WhereView()
-        self.decks = DecksView(self._open_deck)
-        self.compare = CompareView(self.run_compare)
-        self.export = ExportView(self.prepare_export, self._save_export_dialog)
-        self.report_view = ReportView()
-        self.views: list[View] = [self.whattodo, self.results, self.where, self.decks, self.compare, self.export,
-                                  self.report_view]  # fmt: skip
-        self.tabs = QTabWidget()
+        self.tabs = _Tabs()
         self.tabs.setUsesScrollButtons(True)
-        for view in self.views:
-            self.tabs.addTab(view, view.title)
+        self._built: dict[str, View] = {"whattodo": self.whattodo, "results": self.results}
+        self._pages: dict[str, QWidget] = {}
+        for name, title in _TABS:
+            view = self._built.get(name)
+            if view is None:
+                page = QWidget()
+                QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
+                self._pages[name] = page
+            self.tabs.addTab(view or self._pages[name], title)
         layout.addWidget(self.tabs, 1)
-        # names the tests and the end-to-end driver use
+        # names the tests and the end-to-end driver use (the lazily built ones are properties below)
         self.chart, self.notes = self.results.chart, self.results.notes
-        self.deck_table, self.report = self.decks.table, self.report_view.text
-        self.compare_table, self.compare_chart = self.compare.table, self.compare.chart
-        self.um_table, self.um_choice, self.compare_guidance = self.compare.um_table, self.compare.um_choice, \
-            self.compare.advice  # fmt: skip
 
         buttons = QHBoxLayout()
         self.save_button = QPushButton("Save chart…")
@@ -277,6 +305,66 @@ class CalibrationDialog(QDialog):
         buttons.addWidget(close)
         layout.addLayout(buttons)
         self._set_results_enabled(False)
+
+    def _make_view(self, name: str) -> View:
+        if name == "where":
+            return WhereView()
+        if name == "decks":
+            return DecksView(self._open_deck)
+        if name == "compare":
+            return CompareView(self.run_compare)
+        if name == "export":
+            return ExportView(self.prepare_export, self._save_export_dialog)
+        return ReportView()
+
+    def _build_view(self, name: str) -> View:
+        """Build a lazily built tab's view into its page and bring it up to the dialog's state."""
+        view = self._built.get(name)
+        if view is not None:
+            return view
+        view = self._make_view(name)
+        self._built[name] = view
+        page = self._pages[name]
+        layout = page.layout()
+        assert layout is not None
+        layout.addWidget(view)
+        if isinstance(view, (CompareView, ExportView)):
+            view.set_running(self._running)
+        if self.evaluation is not None:
+            view.show_evaluation(self.evaluation)
+        elif self.message and not isinstance(view, (CompareView, ExportView)):
+            view.clear(self.message)
+        if not isinstance(view, ExportView):
+            view.set_stale(self.stale)
+        return view
+
+    def _build_next_view(self) -> None:
+        """Build one more lazily built view (called from the event loop until all are built)."""
+        waiting = [name for name, _ in _TABS if name not in self._built]
+        if waiting:
+            self._build_view(waiting[0])
+        if len(waiting) > 1:
+            QTimer.singleShot(NEXT_TURN_MS, self._build_next_view)
+
+    @property
+    def views(self) -> list[View]:
+        """Return the tabs' views built so far, in tab order (the others are brought up to date when built)."""
+        return [self._built[name] for name, _ in _TABS if name in self._built]
+
+    # The lazily built views (built now if not yet), and the parts of them the tests and the end-to-end
+    # driver use by name.
+    where = _lazy("where", 'The "Where the error is" view.')
+    decks = _lazy("decks", "The per-deck view.")
+    compare = _lazy("compare", "The model comparison view.")
+    export = _lazy("export", "The export view.")
+    report_view = _lazy("report_view", "The text report view.")
+    deck_table = _lazy("decks", "The per-deck table.", "table")
+    report = _lazy("report_view", "The text report's text box.", "text")
+    compare_table = _lazy("compare", "The comparison's table.", "table")
+    compare_chart = _lazy("compare", "The comparison's chart.", "chart")
+    um_table = _lazy("compare", "The UM / UM+ table.", "um_table")
+    um_choice = _lazy("compare", "The UM / UM+ choice.", "um_choice")
+    compare_guidance = _lazy("compare", "The comparison's plain-words advice.", "advice")
 
     def _toggle_options(self, shown: bool) -> None:
         self.options_panel.setVisible(shown)
@@ -391,7 +479,8 @@ class CalibrationDialog(QDialog):
         self.config.pop("_from_config", None)
         self._update_options_summary()
         self.export_tables = None
-        self.export.clear("")
+        if "export" in self._built:
+            self.export.clear("")
         if self.evaluation is not None or self.comparison is not None or self.diagnosis is not None:
             self.set_stale(True)
 
@@ -400,7 +489,7 @@ class CalibrationDialog(QDialog):
         self.stale = stale
         self.stale_label.setVisible(stale)
         for view in self.views:
-            if view is not self.export:
+            if not isinstance(view, ExportView):
                 view.set_stale(stale)
 
     def _remember(self) -> None:
@@ -668,9 +757,9 @@ class CalibrationDialog(QDialog):
         self._running = running
         self.progress.setVisible(running)
         self.run_button.setEnabled(not running)
-        self.compare.set_running(running)
-        self.export.set_running(running)
-        self.whattodo.set_running(running)
+        for view in self.views:
+            if isinstance(view, (CompareView, ExportView, WhatToDoView)):
+                view.set_running(running)
         self.cancel_button.setEnabled(running)
         self.status.setText("Evaluating…" if running else "")
 
@@ -695,7 +784,7 @@ class CalibrationDialog(QDialog):
         self.evaluation = None
         self.headline.setText(text)
         for view in self.views:
-            if view not in (self.compare, self.export, self.whattodo):
+            if not isinstance(view, (CompareView, ExportView, WhatToDoView)):
                 view.clear(text)
         self.set_stale(False)
         self._set_results_enabled(False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from aqt import gui_hooks, mw
-from aqt.qt import QAction, QMenu
+from aqt.qt import QAction, QMenu, QTimer
 from aqt.utils import showWarning
 
 MENU_TEXT = "FSRS Calibration…"
@@ -15,41 +15,79 @@ TITLE = "FSRS Calibration"
 ADDON = __name__.split(".")[0]  # the add-on's folder name (a number when installed from AnkiWeb)
 
 _dialog: Any = None
+START_AFTER_MS = 30  # from showing a new dialog to starting its evaluation (its first paint comes first)
 _problem: str | None = None
 
 
-def open_dialog(kind: str = "collection", value: str = "", action: str = "evaluate") -> Any:
-    """Open (or raise) the one dialog, scoped as asked, and start the evaluation (or the export)."""
-    global _dialog
+def open_dialog(kind: str = "collection", value: str = "", action: str = "evaluate") -> None:
+    """Open (or raise) the one dialog, scoped as asked, and start the evaluation (or the export).
+
+    A new dialog comes in steps, one per turn of Anki's event loop, so that the window never freezes
+    long: its code is imported, then it is built, shown and painted, then the evaluation starts (all at
+    once, opening froze Anki's window for about 200 ms: bench/bench_dialog.py; the background thread's
+    start competes with the first paint for Python's GIL).
+    """
     if _problem:
         showWarning(_problem, title=TITLE)
-        return None
+        return
+    if _dialog is not None:  # already built: rescope, raise and start at once
+        _open(kind, value, action)
+        return
+    from . import dialog  # imported in this turn, built in the next
+
+    QTimer.singleShot(dialog.NEXT_TURN_MS, lambda: _open(kind, value, action))
+
+
+def _open(kind: str, value: str, action: str) -> None:
+    global _dialog
+    if mw.col is None:  # the profile closed between the click and this turn
+        return
     from anki.buildinfo import version
 
-    from .dialog import CalibrationDialog
+    from .dialog import NEXT_TURN_MS, CalibrationDialog
     from .runner import AnkiRunner
 
-    if _dialog is None:
-        config = mw.addonManager.getConfig(ADDON) or {}
-        _dialog = CalibrationDialog(
-            mw, AnkiRunner(mw), config, lambda c: mw.addonManager.writeConfig(ADDON, c), anki_version=version
-        )
-        _dialog.finished.connect(_forget)
-    _dialog.show()
-    _dialog.raise_()
-    _dialog.activateWindow()
-    _dialog.set_scope(kind, value)
+    dialog = _dialog
+    if dialog is not None:
+        dialog.set_scope(kind, value)
+        _show(dialog)
+        if action == "export":
+            dialog.export_flow()
+        else:
+            dialog.run()
+        return
+    config = mw.addonManager.getConfig(ADDON) or {}
+    dialog = _dialog = CalibrationDialog(
+        mw, AnkiRunner(mw), config, lambda c: mw.addonManager.writeConfig(ADDON, c), anki_version=version
+    )
+    dialog.finished.connect(_forget)
+    dialog.set_scope(kind, value)
     if action == "export":
-        _dialog.export_flow()
+        _show(dialog)
+        dialog.export_flow()
     else:
-        _dialog.run()
-    return _dialog
+        QTimer.singleShot(NEXT_TURN_MS, lambda: _show(dialog, start=True))
+
+
+def _show(dialog: Any, start: bool = False) -> None:
+    if dialog is _dialog:  # not closed meanwhile
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        if start:
+            QTimer.singleShot(START_AFTER_MS, dialog.run)
 
 
 def _forget(*_args: Any) -> None:
     global _dialog
     if _dialog is not None:
-        _dialog.deleteLater()
+        # Anki's own way for a closed dialog: deleted later, its reference cycles collected on the main
+        # thread (Anki turns automatic collection off: collected in a worker thread, widgets would die there).
+        collect = getattr(mw, "deferred_delete_and_garbage_collect", None)
+        if collect is not None:
+            collect(_dialog)
+        else:
+            _dialog.deleteLater()
     _dialog = None
 
 
