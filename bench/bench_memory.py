@@ -10,6 +10,8 @@ then runs each command once as a fresh process and reads its own peak RSS (VmHWM
   diagnose          `fsrs-calibration diagnose COLLECTION --json`
   anki_evaluate     Anki's evaluate_params_legacy over the whole collection (default parameters)
   anki_out_of_sample  Anki's evaluate_params (trains FSRS on five time-series splits) over it
+  anki_health_check   Anki's compute_fsrs_params(health_check=True) for every preset, as Optimize runs it
+                      (the call `diagnose` makes inside its own process: its floor)
 Promise: every command below 1 GiB at 5,000,000 revlog rows.
 """
 
@@ -24,6 +26,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
+from bench_diagnose import ANKI as HEALTH_CHECK  # noqa: E402
 from bench_evaluate import bench_collection, run_measured  # noqa: E402
 
 ANKI = r"""
@@ -57,6 +60,7 @@ def main() -> None:
         "diagnose": [exe, "diagnose", path, "--json"],
         "anki_evaluate": [sys.executable, "-c", ANKI, "legacy", path],
         "anki_out_of_sample": [sys.executable, "-c", ANKI, "split", path],
+        "anki_health_check": [sys.executable, "-c", HEALTH_CHECK, path],
     }
     wanted = args.only.split(",") if args.only else list(commands)
     report: dict[str, dict[str, float]] = {}

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from . import gate as memory
 from .advice import Score, advise
 from .baselines import average_by_fold, interval_recall, moving_average, revlog_interval_days, sm2_intervals
 from .binning import bin_keys, rmse_bins
@@ -28,7 +29,7 @@ from .errors import Cancelled, EvaluationError
 from .evaluate import NO_REVIEWS, card_ignore_before, predict
 from .fsrs import replay
 from .gate import MemoryGate, replay_cost, training_cost
-from .items import ItemEncoder, encode_in_parts
+from .items import REQUEST_BYTES_PER_ENTRY, ItemEncoder, encode_in_parts, history_entries, segment_starts
 from .options import BINNINGS, MODELS, Options
 from .params import to_fsrs6
 from .revlog import Reviews, build_reviews, time_order
@@ -92,6 +93,75 @@ class Comparison:
 def _max(row: dict[str, float | None]) -> float | None:
     values = [v for v in row.values() if v is not None]
     return max(values) if values else None
+
+
+def _settle() -> None:
+    """Hand the memory freed so far back to the system (the command line only: see gate.TRIM_AFTER_JOBS):
+    without it, the heap keeps what large temporaries freed, and the peak adds them up."""
+    if memory.TRIM_AFTER_JOBS:
+        memory.give_back_memory()
+
+
+def _preset_note(options: Options) -> str:
+    return "FSRS with the given parameters" if options.params != "preset" else "FSRS with your presets' parameters"
+
+
+def _time_ordered(data: CollectionData, folds: int) -> tuple[Reviews, np.ndarray, list[tuple[int, int]]]:
+    """Return the kept entries in "keep" mode (what Anki trains on), the scored ones' indexes in time
+    order, and the folds' test parts of those."""
+    ignore = card_ignore_before(data)
+    no_drop = np.zeros(data.card_ids.size, dtype=bool)
+    reviews = build_reviews(data.revlog, data.next_day_at, ignore, no_drop)
+    sel = np.flatnonzero(reviews.scored)
+    read_rows = reviews.row[sel] if reviews.row is not None else None
+    sel = sel[time_order(data.revlog, read_rows, reviews.revlog_id[sel])]  # scored reviews in time order
+    parts = splits(sel.size, folds)
+    if not parts:
+        raise EvaluationError(f"{NO_REVIEWS} (Comparisons need at least 6 scored reviews.)")
+    return reviews, sel, parts
+
+
+def fold_requests(data: CollectionData, folds: int = N_SPLITS) -> tuple[bytes, list[int]]:
+    """Return the optimizer's request for the largest fold's training set (the reviews before its test
+    part, with their histories) and the length of each fold's request: a prefix of that one."""
+    reviews, sel, parts = _time_ordered(data, folds)
+    encoder = ItemEncoder(reviews.rating, reviews.delta_t, reviews.first)
+    items = sel[: parts[-1][0]]
+    del reviews, sel  # the encoder holds what the request needs (memory)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        largest, ends = encode_in_parts(encoder, items, pool)
+    return largest, [int(ends[a - 1]) for a, _ in parts]
+
+
+def may_train_first(data: CollectionData, gate: MemoryGate | None = None) -> bool:
+    """Return False when the folds' trainings surely fit beside the comparison's other work (`trains_first`
+    of an upper bound of the requests: every card's whole history); `fold_requests` tells exactly."""
+    estimate = REQUEST_BYTES_PER_ENTRY * float(history_entries(data.revlog.card, data.card_ids.size).sum())
+    return trains_first([int(estimate)] * N_SPLITS, gate)
+
+
+def trains_first(sizes: list[int], gate: MemoryGate | None = None) -> bool:
+    """Return True when the folds' trainings (requests of these sizes) together need more than half the
+    memory gate's budget: then the command line trains them first, one at a time, with the collection's
+    arrays put aside (at 5M reviews a comparison otherwise peaks at 1.9 GiB; 500,000 reviews stay below)."""
+    budget = gate.budget if gate is not None else memory.DEFAULT_BUDGET
+    return sum(training_cost(size) for size in sizes) > budget / 2
+
+
+def train_folds(largest: bytes, sizes: list[int], trainer: Trainer,
+                should_stop: Callable[[], bool] | None = None) -> list[list[float]]:  # fmt: skip
+    """Return each fold's parameters, trained one at a time (the largest first) on its prefix of `largest`:
+    while nothing else of the comparison is in memory (compare(..., trained=) predicts with them)."""
+    out: dict[int, list[float]] = {}
+    _settle()  # what the caller freed before
+    for k in reversed(range(len(sizes))):
+        if should_stop is not None and should_stop():
+            raise Cancelled()
+        request = largest if sizes[k] == len(largest) else largest[: sizes[k]]
+        out[k] = [float(x) for x in trainer(request)]
+        del request
+        _settle()
+    return [out[k] for k in range(len(sizes))]
 
 
 def splits(n: int, n_splits: int = N_SPLITS) -> list[tuple[int, int]]:
@@ -205,6 +275,8 @@ def compare(
     folds: int = N_SPLITS,
     gate: MemoryGate | None = None,
     scores: bool = True,
+    trained: list[list[float]] | None = None,
+    requests: tuple[bytes, list[int]] | None = None,
 ) -> Comparison:
     """Return the models' scores on the same reviews of `data` (read with_intervals for anki-interval).
 
@@ -212,12 +284,15 @@ def compare(
     that on few cores they end with the largest; for a process that ends afterwards (the CLI).
     Without `scores` (for callers that test the predictions themselves, with keep_predictions), the
     comparison holds the predictions only: no models' scores, superiority, UM or guidance.
+    `trained`: each fold's parameters, already trained on its earlier reviews (`train_folds`); the
+    out-of-sample model then predicts with them instead of training (no trainer needed).
+    `requests`: the folds' optimizer requests, encoded already (`fold_requests`).
     """
     options = options or Options()
     unknown = [m for m in models if m not in MODELS]
     if unknown:
         raise EvaluationError(f"Unknown model {unknown[0]!r}; choose from {', '.join(MODELS)}.")
-    if "fsrs-out-of-sample" in models and trainer is None:
+    if "fsrs-out-of-sample" in models and trainer is None and trained is None:
         raise EvaluationError("The out-of-sample FSRS needs Anki's optimizer.")
 
     def note(text: str) -> None:
@@ -243,17 +318,19 @@ def compare(
             gate.release(main_cost)
 
     try:  # until the pool's own try below: give the gate back on an error
-        # The kept entries in "keep" mode (what Anki trains on), scored reviews in time order.
-        ignore = card_ignore_before(data)
-        no_drop = np.zeros(data.card_ids.size, dtype=bool)
-        reviews = build_reviews(data.revlog, data.next_day_at, ignore, no_drop)
-        sel = np.flatnonzero(reviews.scored)
-        read_rows = reviews.row[sel] if reviews.row is not None else None
-        sel = sel[time_order(data.revlog, read_rows, reviews.revlog_id[sel])]  # scored reviews in time order
+        base_p = base_ids = None
+        if trained is not None and "fsrs-preset" in models:  # no training to start first: replayed before
+            note(_preset_note(options))  # the comparison's own entries exist (memory)
+            base = predict(data, options, should_stop)
+            base_p, base_ids = base.p, base.revlog_id
+            del base
+            _settle()
+        reviews, sel, parts = _time_ordered(data, folds)
         n = sel.size
-        parts = splits(n, folds)
-        if not parts:
-            raise EvaluationError(f"{NO_REVIEWS} (Comparisons need at least 6 scored reviews.)")
+        if trained is not None and len(trained) != len(parts):
+            raise EvaluationError(f"{len(trained)} folds' parameters given for {len(parts)} folds.")
+        if requests is not None and len(requests[1]) != len(parts):
+            raise EvaluationError(f"{len(requests[1])} folds' requests given for {len(parts)} folds.")
         y = (reviews.rating[sel] > 1).astype(np.float64)
         preds: dict[str, np.ndarray] = {}
         sorted_by: dict[str, np.ndarray] = {}  # a model's ordering of the compared reviews by prediction, if known
@@ -265,6 +342,21 @@ def compare(
         binning = BINNINGS[options.binning]
         keys = bin_keys(reviews.delta_t[test], reviews.n_reviews[test], reviews.n_lapses[test], binning)
         deck_of_review = np.unique(data.home_deck[reviews.card[test]], return_inverse=True)[1].reshape(-1)
+        if "anki-interval" in models:
+            if data.revlog.ivl is None or reviews.row is None:
+                raise EvaluationError("Read the collection with its intervals to compare with Anki's own intervals.")
+            prev_row = reviews.row[sel - 1]  # the card's previous kept entry (a scored entry is never a card's first)
+            scheduled = revlog_interval_days(data.revlog.ivl[prev_row])
+            preds["anki-interval"] = interval_recall(reviews.delta_t[sel], scheduled)
+            del prev_row, scheduled
+        if base_p is not None:
+            assert base_ids is not None and np.array_equal(base_ids, reviews.revlog_id[sel])
+            preds["fsrs-preset"] = base_p
+        if trained is not None:
+            # Nothing below reads the collection's arrays: a caller that handed them over (the command
+            # line, for a large collection) gets their memory back now.
+            del data
+            _settle()
     except BaseException:
         release_main()
         raise
@@ -272,39 +364,51 @@ def compare(
     # Out-of-sample FSRS: the trainings run in threads (Anki's optimizer releases the GIL) while the
     # other models are computed here, as many at once as the memory gate admits: at 5M reviews one
     # fold's training alone holds about 750 MB, so the large folds run one by one.
+    entries: dict[str, Any] = {"reviews": reviews, "sel": sel}  # dropped before the scores (memory)
+
+    def predict_part(k: int, a: int, b: int) -> Callable[[list[float]], tuple[np.ndarray, np.ndarray]]:
+        def predict(params: list[float]) -> tuple[np.ndarray, np.ndarray]:  # in the training's thread
+            w = to_fsrs6(params, where=f"The optimizer's parameters for part {k + 1}")
+            rows, at = histories_up_to(seg_start, entries["sel"][a:b])  # only the histories this part needs
+            part = _predict(entries["reviews"], rows, w, options.short_term_floor_rating, should_stop)[at]
+            return part, np.argsort(part)  # sorted here, the AUC only merges the parts' orders
+
+        return predict
+
     pool = ThreadPoolExecutor(max_workers=max(1, folds))
-    trainings = []
+    trainings: list[Any] = []  # per fold: a future of (params, (predictions, their order)), or a callable
     try:
-        if "fsrs-out-of-sample" in models and trainer is not None:
+        if "fsrs-out-of-sample" in models and trained is not None:  # trained already: predict afterwards
+            seg_start = segment_starts(reviews.first)
+            trainings = [(lambda k=k, a=a, b=b: (trained[k], predict_part(k, a, b)(trained[k])))
+                         for k, (a, b) in enumerate(parts)]  # fmt: skip
+        elif "fsrs-out-of-sample" in models and trainer is not None:
             note("Training FSRS on the reviews before each test part")
             # The items in time order: each part's training set is a prefix of the largest one's request,
             # encoded once (in two threads); a smaller one's copy is made only when its training starts.
-            encoder = ItemEncoder(reviews.rating, reviews.delta_t, reviews.first)
-            largest, ends = encode_in_parts(encoder, sel[: parts[-1][0]], pool)
-
-            def predict_part(k: int, a: int, b: int) -> Callable[[list[float]], tuple[np.ndarray, np.ndarray]]:
-                def predict(params: list[float]) -> tuple[np.ndarray, np.ndarray]:  # in the training's thread
-                    w = to_fsrs6(params, where=f"The optimizer's parameters for part {k + 1}")
-                    rows, at = histories_up_to(encoder.seg_start, sel[a:b])  # only the histories this part needs
-                    part = _predict(reviews, rows, w, options.short_term_floor_rating, should_stop)[at]
-                    return part, np.argsort(part)  # sorted here, the AUC only merges the parts' orders
-
-                return predict
+            if requests is not None:  # encoded already (fold_requests)
+                seg_start = segment_starts(reviews.first)
+                largest, sizes = requests
+            else:
+                encoder = ItemEncoder(reviews.rating, reviews.delta_t, reviews.first)
+                seg_start = encoder.seg_start
+                largest, ends = encode_in_parts(encoder, sel[: parts[-1][0]], pool)
+                del encoder
+                sizes = [int(ends[a - 1]) for a, _ in parts]
 
             def request_of(size: int) -> Callable[[], bytes]:
                 return lambda: largest if size == len(largest) else largest[:size]
 
             futures = {}
             for k in reversed(range(len(parts))):  # the largest (the longest to train) first
-                size = int(ends[parts[k][0] - 1])
+                size = sizes[k]
                 smaller = len(largest) / size if share_cpu_by_size else 1.0  # the work grows with the size
                 futures[k] = pool.submit(_train, trainer, request_of(size), smaller, predict_part(k, *parts[k]),
                                          gate, training_cost(size), stop)  # fmt: skip
             trainings = [futures[k] for k in range(len(parts))]
 
-        if "fsrs-preset" in models:
-            given = options.params != "preset"
-            note("FSRS with the given parameters" if given else "FSRS with your presets' parameters")
+        if "fsrs-preset" in models and "fsrs-preset" not in preds:
+            note(_preset_note(options))
             base = predict(data, options, should_stop)  # options.params: "preset" unless --params says otherwise
             assert np.array_equal(base.revlog_id, reviews.revlog_id[sel])
             preds["fsrs-preset"] = base.p
@@ -314,6 +418,7 @@ def compare(
             every = _predict(reviews, slice(None), to_fsrs6([]), options.short_term_floor_rating, should_stop)
             preds["fsrs-default"] = every[sel]
             del every
+            _settle()
 
         if "sm2" in models:
             note("SM-2")
@@ -324,13 +429,7 @@ def compare(
             ivl[day] = ivl_day
             preds["sm2"] = interval_recall(reviews.delta_t[sel], ivl[sel])
             del first_of_day, day, ivl_day, ivl
-
-        if "anki-interval" in models:
-            if data.revlog.ivl is None or reviews.row is None:
-                raise EvaluationError("Read the collection with its intervals to compare with Anki's own intervals.")
-            prev_row = reviews.row[sel - 1]  # the card's previous kept entry (a scored entry is never a card's first)
-            scheduled = revlog_interval_days(data.revlog.ivl[prev_row])
-            preds["anki-interval"] = interval_recall(reviews.delta_t[sel], scheduled)
+            _settle()
 
         starts = np.array([a for a, _ in parts])
         ends = np.array([b for _, b in parts])
@@ -339,6 +438,7 @@ def compare(
         if "moving-avg" in models:
             note("MOVING-AVG")
             preds["moving-avg"] = moving_average(y)
+            _settle()
 
         release_main()  # the other models are done: their memory is free for the trainings
         fold_params: list[list[float]] = []
@@ -347,18 +447,20 @@ def compare(
             runs = []
             for k, ((a, b), future) in enumerate(zip(parts, trainings, strict=True)):
                 note(f"FSRS trained on the reviews before part {k + 1} of {len(parts)}")
-                params, (out[a:b], part_order) = future.result()
+                params, (out[a:b], part_order) = future() if callable(future) else future.result()
                 fold_params.append(params)
                 runs.append(part_order + (a - start))  # positions among the compared reviews
+                _settle()
             preds["fsrs-out-of-sample"] = out
-            del largest  # every training has ended
+            largest = b""  # every training has ended
             merged = np.concatenate(runs)
             sorted_by["fsrs-out-of-sample"] = merged[np.argsort(out[start:][merged], kind="stable")]  # merges runs
     finally:
         aborted.set()  # trainings still waiting for memory give up (a finished comparison needs none)
         release_main()
         for future in trainings:
-            future.cancel()
+            if not callable(future):
+                future.cancel()
         pool.shutdown(wait=True)
     preds = {m: preds[m] for m in MODELS if m in models and m in preds}
     compared = (
@@ -374,6 +476,8 @@ def compare(
         if keep_predictions
         else {}
     )
+    del reviews, sel, test  # the entries: the scores need none of them (memory)
+    entries.clear()
     if not scores:
         return Comparison({}, {}, {}, {}, n, int(yt.size), fold_params, [], compared)
 

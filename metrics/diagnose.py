@@ -23,6 +23,7 @@ from .compare import Comparison, Trainer, bootstrap_ci, compare
 from .errors import Cancelled
 from .evaluate import Evaluation, evaluate
 from .gate import MemoryGate, training_cost
+from .items import REQUEST_BYTES_PER_ENTRY, history_entries
 from .options import BINNINGS, Options
 from .scores import auc, log_loss
 from .standing import standing
@@ -31,7 +32,6 @@ from .where import wilson
 
 VERDICTS = ("ok", "suggestion", "problem", "not-enough-data")
 MIN_REVIEWS = 1000  # scored reviews below which no finding gives a verdict
-REQUEST_BYTES_PER_ENTRY = 5  # an optimizer's request: about 4-5 bytes per review entry of its items' histories
 MIN_GROUP = 100  # reviews a group (previous answer, deck) needs before it is judged
 MIN_EFFECT = 0.03  # a gap in recall smaller than 3 percentage points is not worth acting on
 # Out of sample, each preset's (and deck's) FSRS is trained on the first half of its reviews in time order
@@ -258,13 +258,12 @@ def _unless_stopped(check: HealthCheck, name: str, should_stop: Callable[[], boo
 
 
 def _history_entries(data: CollectionData, card_preset: np.ndarray) -> list[tuple[int, int]]:
-    """Return [(preset, review entries its training items can hold)], presets with reviews, most first:
-    a card with k entries gives items of 1 ... k entries, k(k+1)/2 in all (an upper bound: learning
-    steps and same-day repeats are not scored). What an optimizer's request grows with."""
-    per_card = np.bincount(data.revlog.card, minlength=card_preset.size).astype(np.float64)
+    """Return [(preset, review entries its training items can hold)], presets with reviews, most first."""
     ids, group = np.unique(card_preset, return_inverse=True)
-    entries = np.bincount(group.reshape(-1), weights=per_card * (per_card + 1) / 2, minlength=ids.size)
-    reviews = np.bincount(group.reshape(-1), weights=per_card, minlength=ids.size)
+    entries = np.bincount(group.reshape(-1), weights=history_entries(data.revlog.card, card_preset.size),
+                          minlength=ids.size)  # fmt: skip
+    reviews = np.bincount(group.reshape(-1), weights=np.bincount(data.revlog.card, minlength=card_preset.size),
+                          minlength=ids.size)  # fmt: skip
     order = np.argsort(-reviews, kind="stable")
     return [(int(ids[i]), int(entries[i])) for i in order.tolist() if reviews[i] > 0]
 

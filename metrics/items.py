@@ -50,6 +50,11 @@ def _varint_length(values: np.ndarray) -> np.ndarray:
     return length
 
 
+def segment_starts(first: np.ndarray) -> np.ndarray:
+    """Return, for each entry, the index of its card's first entry (`first` marks where a card starts)."""
+    return np.maximum.accumulate(np.where(first, np.arange(first.size), 0))
+
+
 class ItemEncoder:
     """Encodes items of one set of entries (grouped by card, `first` starts a card).
 
@@ -58,7 +63,6 @@ class ItemEncoder:
     """
 
     def __init__(self, rating: np.ndarray, delta_t: np.ndarray, first: np.ndarray) -> None:
-        n = rating.size
         # each entry: 0x0A, len, 0x08 rating[, 0x10 delta_t] (delta_t 0 is the field's default: omitted)
         r_var = _varint(rating)
         t_var = _varint(delta_t)
@@ -78,7 +82,7 @@ class ItemEncoder:
         flat[t_at] = 0x10
         _put(flat, t_at + 1, (t_var[0][with_t], t_var[1][with_t]))
         self.flat = flat
-        self.seg_start = np.maximum.accumulate(np.where(first, np.arange(n), 0))
+        self.seg_start = segment_starts(first)
 
     def item_ends(self, items: np.ndarray) -> np.ndarray:
         """Return the end offset of each item in the request of `items` (entry indices, in order)."""
@@ -137,6 +141,17 @@ class ItemEncoder:
             index[0] = run_from[lo]
             np.cumsum(index, out=index)
             out[offset + a : offset + b] = source[index]
+
+
+REQUEST_BYTES_PER_ENTRY = 5  # an optimizer's request: about 4-5 bytes per review entry of its items' histories
+
+
+def history_entries(card: np.ndarray, cards: int) -> np.ndarray:
+    """Return, per card (`card`: each revlog entry's card index), the review entries its training items
+    can hold: a card with k entries gives items of 1 ... k entries, k(k+1)/2 in all (an upper bound:
+    learning steps and same-day repeats are not scored). What an optimizer's request grows with."""
+    per_card = np.bincount(card, minlength=cards).astype(np.float64)
+    return per_card * (per_card + 1) / 2
 
 
 def encode_in_parts(

@@ -206,3 +206,30 @@ def test_a_failing_engine_import_still_closes_the_copy(mixed_collection, monkeyp
         pass
     assert len(opened) == 1 and opened[0].db is None  # closed
     assert opened[0].path.startswith(str(tmp_path)) and os.listdir(tmp_path) == []
+
+
+def test_compare_of_a_large_collection_trains_first_with_the_arrays_put_aside(mixed_collection, capsys, monkeypatch):
+    """With trainings too large for half the memory budget (a 5M-review collection; here a tiny budget),
+    the command trains every fold first, one at a time, with the collection's arrays in its run folder:
+    the same comparison, the same models' numbers, nothing left behind."""
+    import glob
+    import tempfile
+
+    from fsrs_calibration.metrics import gate
+
+    path = mixed_collection["path"]
+    code, out, err = run_main(capsys, "compare", path, "--deck", "Six")
+    assert code == 0 and "one part at a time" not in err
+    usual = json.loads(run_main(capsys, "compare", path, "--deck", "Six", "--json")[1])
+    monkeypatch.setattr(gate, "DEFAULT_BUDGET", 1)
+    code, out, err = run_main(capsys, "compare", path, "--deck", "Six")
+    assert code == 0 and "one part at a time" in err
+    first = json.loads(run_main(capsys, "compare", path, "--deck", "Six", "--json")[1])
+    assert first["reviews_compared"] == usual["reviews_compared"] and len(first["fold_params"]) == 5
+    for model in ("fsrs-preset", "fsrs-default", "sm2", "anki-interval", "avg", "moving-avg"):
+        assert first["models"][model] == usual["models"][model]
+    assert (
+        abs(first["models"]["fsrs-out-of-sample"]["log_loss"] - usual["models"]["fsrs-out-of-sample"]["log_loss"])
+        < 0.01
+    )
+    assert not glob.glob(os.path.join(tempfile.gettempdir(), "fsrs-calibration-run-*", "collection-arrays.pickle"))

@@ -187,6 +187,37 @@ def test_out_of_sample_fsrs_agrees_with_ankis_evaluate_params(larger_col, search
     assert cmp.um["avg"]["avg"] is None and cmp.um_plus["sm2"]["avg"] is not None
 
 
+def test_folds_trained_first_give_the_same_comparison(larger_col):
+    """The command line's low-memory path (train every fold first, alone, then compare with those
+    parameters), and the requests encoded before the comparison, give the comparison the usual path
+    gives: the same requests, the same numbers."""
+    import json
+
+    from fsrs_calibration.metrics.collection import read_collection
+    from fsrs_calibration.metrics.compare import compare, fold_requests, train_folds
+    from fsrs_calibration.optimizer import anki_trainer
+
+    train = anki_trainer(larger_col)
+    seen: dict[bytes, list[float]] = {}
+
+    def recording(request):
+        seen[bytes(request)] = params = train(request)
+        return params
+
+    data = read_collection(larger_col, "deck:Six", with_intervals=True)
+    usual = compare(data, None, recording)
+    largest, sizes = fold_requests(data)
+    assert sorted(sizes) == sorted(len(r) for r in seen) and max(sizes) == len(largest)
+    trained = train_folds(largest, sizes, lambda request: seen[bytes(request)])  # the same requests, or KeyError
+    first = compare(data, None, None, trained=trained)
+    assert first.fold_params == usual.fold_params
+    assert json.dumps(first.to_dict(), sort_keys=True) == json.dumps(usual.to_dict(), sort_keys=True)
+    with pytest.raises(Exception, match="folds' parameters"):
+        compare(data, None, None, trained=trained[:2])
+    given = compare(data, None, lambda request: seen[bytes(request)], requests=(largest, sizes))  # encoded once
+    assert json.dumps(given.to_dict(), sort_keys=True) == json.dumps(usual.to_dict(), sort_keys=True)
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="thread priorities are set on Linux only")
 @pytest.mark.parametrize("share", [False, True])
 def test_cpu_shares_only_when_asked(larger_col, share):
