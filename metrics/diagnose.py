@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from . import formatting as fmt
+from . import gate as memory
 from .binning import bin_keys, rmse_bins
 from .collection import DEFAULT_PRESET_ID, CollectionData
 from .compare import Comparison, Trainer, bootstrap_ci, compare
@@ -141,25 +142,40 @@ class _Scored:
         return self.p[at]
 
 
-def _scored(ev: Evaluation, data: CollectionData) -> _Scored:
-    """Return the scored reviews of an evaluation with their ratings, previous ratings, decks and presets."""
-    s = ev.scored
-    assert s is not None
+def _columns(ev: Evaluation) -> dict[str, np.ndarray]:
+    """Return the evaluation's per-review arrays that the findings need, by name."""
+    assert ev.scored is not None
+    return {k: getattr(ev.scored, k) for k in ("p", "y", "card_id", "deck_id", "revlog_id")}
+
+
+def _scored(columns: dict[str, np.ndarray], data: CollectionData) -> _Scored:
+    """Return the scored reviews with their ratings, previous ratings, decks and presets, built from the
+    evaluation's `columns` (p, y, card_id, deck_id, revlog_id: taken out of the dict, so each is let go
+    once used; at 5M reviews both sets at once were the diagnosis's peak)."""
+    p, y, card, deck, revlog_id = (columns.pop(k) for k in ("p", "y", "card_id", "deck_id", "revlog_id"))
+    order = np.lexsort((revlog_id, card))
+    card = card[order]
+    first = np.ones(card.size, dtype=bool)
+    first[1:] = card[1:] != card[:-1]
+    del card
+    p = p[order]  # one array at a time: the unsorted one goes as its sorted copy arrives
+    y = (y[order] > 0.5).astype(np.int8)
+    deck = deck[order]
+    revlog_id = revlog_id[order]
+    del order
     rl = data.revlog
     by_id = np.argsort(rl.id, kind="stable")
-    rating = rl.ease[by_id[np.searchsorted(rl.id[by_id], s.revlog_id)]].astype(np.int64)
-    order = np.lexsort((s.revlog_id, s.card_id))
-    card = s.card_id[order]
-    rating = rating[order]
-    prev = np.zeros(card.size, dtype=np.int64)
-    if card.size > 1:
-        prev[1:] = rating[:-1]
-        prev[1:][card[1:] != card[:-1]] = 0
-    deck = s.deck_id[order]
-    preset_of = np.array([data.deck_preset.get(int(d), DEFAULT_PRESET_ID) for d in np.unique(deck)], dtype=np.int64)
-    preset = preset_of[np.searchsorted(np.unique(deck), deck)] if deck.size else np.zeros(0, dtype=np.int64)
-    revlog_id = s.revlog_id[order]
-    return _Scored(s.p[order], s.y[order], rating, prev, deck, preset, revlog_id, np.argsort(revlog_id, kind="stable"))
+    rating = rl.ease[by_id[np.searchsorted(rl.id[by_id], revlog_id)]].astype(np.int8)
+    del by_id
+    prev = np.zeros(rating.size, dtype=np.int8)
+    prev[1:] = rating[:-1]
+    prev[first] = 0
+    del first
+    decks, deck_index = np.unique(deck, return_inverse=True)
+    preset_of = np.array([data.deck_preset.get(int(d), DEFAULT_PRESET_ID) for d in decks], dtype=np.int64)
+    preset = preset_of[deck_index.reshape(-1)]
+    del deck_index
+    return _Scored(p, y, rating, prev, deck, preset, revlog_id, np.argsort(revlog_id, kind="stable"))
 
 
 def diagnose(
@@ -191,14 +207,13 @@ def diagnose(
     checking = ThreadPoolExecutor(max_workers=1)
     health_runs = {}
     if health_check is not None:
-        for pid, entries in _history_entries(data, card_preset):
-            name = data.presets[pid].name if pid in data.presets else f"preset {pid}"
-            cost = training_cost(REQUEST_BYTES_PER_ENTRY * entries)
+        for name, cost in health_check_plan(data):
             health_runs[name] = checking.submit(_unless_stopped, health_check, name, should_stop, gate, cost)
     try:
         ev = evaluate(data, Options(**{**asdict(options), "params": "preset"}), should_stop)
-        scored = _scored(ev, data)
-        ev = replace(ev, scored=None)  # its per-review arrays are copied into `scored`: free them (memory)
+        columns = _columns(ev)
+        ev = replace(ev, scored=None)  # the bins, weights and features are freed here
+        scored = _scored(columns, data)
         n = ev.overall.reviews
         findings = [_data_finding(n, ev.overall.cards)]
         health: dict[str, Any] = {}
@@ -255,6 +270,22 @@ def _unless_stopped(check: HealthCheck, name: str, should_stop: Callable[[], boo
             return check(name)
     except Cancelled:
         return None
+
+
+def health_check_plan(data: CollectionData) -> list[tuple[str, int]]:
+    """Return [(preset name, estimated memory of Anki's health check of it)] for presets with reviews, most first."""
+    card_preset = card_presets(data, DEFAULT_PRESET_ID)
+    return [(data.presets[pid].name if pid in data.presets else f"preset {pid}",
+             training_cost(REQUEST_BYTES_PER_ENTRY * entries))
+            for pid, entries in _history_entries(data, card_preset)]  # fmt: skip
+
+
+def health_checks_first(plan: list[tuple[str, int]], gate: MemoryGate | None = None) -> bool:
+    """Return True when Anki's health checks (of this plan) together need more than half the memory gate's
+    budget: then the command line runs them first, one at a time, with the collection's arrays put aside
+    (at 5M reviews the diagnosis otherwise peaks near 1.5 GiB, with them beside its own replay)."""
+    budget = gate.budget if gate is not None else memory.DEFAULT_BUDGET
+    return sum(cost for _name, cost in plan) > budget / 2
 
 
 def _history_entries(data: CollectionData, card_preset: np.ndarray) -> list[tuple[int, int]]:

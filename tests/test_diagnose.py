@@ -123,7 +123,7 @@ def test_current_predictions_are_the_replay_of_the_part_itself(tmp_path):
     import numpy as np
     from anki.collection import Collection
 
-    from fsrs_calibration.metrics.diagnose import _scored
+    from fsrs_calibration.metrics.diagnose import _columns, _scored
     from fsrs_calibration.metrics.evaluate import Options, evaluate, predict
     from fsrs_calibration.metrics.subset import restrict
 
@@ -137,7 +137,7 @@ def test_current_predictions_are_the_replay_of_the_part_itself(tmp_path):
     finally:
         col.close(downgrade=False)
     options = Options(params="preset")
-    whole = _scored(evaluate(data, options), data)
+    whole = _scored(_columns(evaluate(data, options)), data)
     for deck in np.unique(data.home_deck).tolist():
         part = predict(restrict(data, data.home_deck == deck), options)
         assert part.p.size > 0
@@ -209,3 +209,26 @@ def test_cli_diagnose_json_and_bad_input(tmp_path, capsys):
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and fragment in err, err
     assert sorted(os.listdir(tmp_path)) == ["c.anki2", "c.media"]  # nothing written beside the collection
+
+
+def test_cli_diagnose_of_a_large_collection_runs_the_health_checks_first(tmp_path, capsys, monkeypatch):
+    """With health checks too large for half the memory budget (a 5M-review collection; here a tiny
+    budget), the command runs Anki's health checks first, one at a time, with the collection's arrays put
+    aside in its run folder: the same diagnosis, the same health checks, nothing left behind."""
+    import glob
+    import tempfile
+
+    from fsrs_calibration.metrics import gate
+
+    path = build(str(tmp_path / "c.anki2"), 1, hard_share=0.7, cards=300, days=200)
+    assert main(["diagnose", path, "--json"]) == 0
+    usual = json.loads(capsys.readouterr().out)
+    monkeypatch.setattr(gate, "DEFAULT_BUDGET", 1)
+    assert main(["diagnose", path]) == 0
+    assert "health check of each preset first" in capsys.readouterr().err
+    assert main(["diagnose", path, "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert usual["anki_health_check"] and first["anki_health_check"] == usual["anki_health_check"]
+    assert first == usual
+    assert not glob.glob(os.path.join(tempfile.gettempdir(), "fsrs-calibration-run-*", "collection-arrays.pickle"))
+    assert sorted(os.listdir(tmp_path)) == ["c.anki2", "c.media"]
