@@ -301,15 +301,25 @@ def _put_aside(data: Any, col: Any, progress: Any, step: str) -> Iterator[Any]:
     if progress is not None:
         progress(step)
     path = os.path.join(os.path.dirname(col.path), "collection-arrays.pickle")
-    with open(path, "xb") as f:
-        pickle.dump(data, f, protocol=5)
+    try:
+        with open(path, "xb") as f:
+            pickle.dump(data, f, protocol=5)
+    except OSError as err:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        raise UsageError(f"Cannot write a temporary file in {os.path.dirname(path)} ({err.strerror}); "
+                         "free some space in the temporary folder and try again.") from None  # fmt: skip
     del data
     gc.collect()
     col.db.execute("pragma shrink_memory")  # SQLite's page cache of the read (about 40 MB at 5M reviews)
 
     def load() -> Any:
-        with open(path, "rb") as f:
-            return pickle.load(f)
+        """Read the data back and remove the file (it is not needed twice: /tmp may be held in memory)."""
+        try:
+            with open(path, "rb") as f:
+                return pickle.load(f)
+        finally:
+            os.unlink(path)
 
     try:
         yield load

@@ -233,3 +233,31 @@ def test_compare_of_a_large_collection_trains_first_with_the_arrays_put_aside(mi
         < 0.01
     )
     assert not glob.glob(os.path.join(tempfile.gettempdir(), "fsrs-calibration-run-*", "collection-arrays.pickle"))
+
+
+def test_arrays_put_aside_are_removed_once_read_back_or_on_failure(tmp_path, monkeypatch):
+    """The pickle of a large collection's arrays is gone as soon as it is read back, after an error
+    inside the block, and a failed write leaves nothing and says so in one line."""
+    import pickle
+    import sqlite3
+    import types
+
+    from fsrs_calibration import cli
+
+    col = types.SimpleNamespace(path=str(tmp_path / "collection.anki2"), db=sqlite3.connect(":memory:"))
+    steps: list[str] = []
+    with cli._put_aside({"a": [1, 2]}, col, steps.append, "step") as load:
+        assert steps == ["step"] and os.listdir(tmp_path) == ["collection-arrays.pickle"]
+        assert load() == {"a": [1, 2]}
+        assert os.listdir(tmp_path) == []
+    with pytest.raises(RuntimeError), cli._put_aside([1], col, None, "step"):
+        raise RuntimeError("inside")
+    assert os.listdir(tmp_path) == []
+
+    def full(*_a, **_k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(pickle, "dump", full)
+    with pytest.raises(cli.UsageError, match="No space left on device"), cli._put_aside([1], col, None, "s"):
+        pass
+    assert os.listdir(tmp_path) == []
