@@ -13,7 +13,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar
 
@@ -130,23 +130,28 @@ class FoldPlan:
     items: np.ndarray
     sizes: list[int]
 
-    def encode(self) -> bytes:
-        """Return the optimizer's request for the largest fold's training set (two threads encode it)."""
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            largest, _ends = encode_in_parts(self.encoder, self.items, pool)
-        return largest
+    def encode(self, pool: Executor | None = None) -> bytes:
+        """Return the optimizer's request for the largest fold's training set (two threads encode it:
+        `pool`'s, or a pool of its own)."""
+        if pool is not None:
+            return encode_in_parts(self.encoder, self.items, pool)[0]
+        with ThreadPoolExecutor(max_workers=2) as own:
+            return encode_in_parts(self.encoder, self.items, own)[0]
+
+
+def _plan(reviews: Reviews, sel: np.ndarray, parts: list[tuple[int, int]]) -> FoldPlan:
+    """Return the folds' training plan of `_time_ordered`'s entries (the encoder keeps what it needs)."""
+    encoder = ItemEncoder(reviews.rating, reviews.delta_t, reviews.first)
+    items = sel[: parts[-1][0]]
+    ends = encoder.item_ends(items)
+    return FoldPlan(encoder, items, [int(ends[a - 1]) for a, _ in parts])
 
 
 def fold_plan(data: CollectionData, folds: int = N_SPLITS) -> FoldPlan:
     """Return the folds' training plan: what `FoldPlan.encode` turns into the largest fold's request (the
     reviews before its test part, with their histories) and each fold's request length. Nothing of
     `data` is kept: the caller may let it go before encoding."""
-    reviews, sel, parts = _time_ordered(data, folds)
-    encoder = ItemEncoder(reviews.rating, reviews.delta_t, reviews.first)
-    items = sel[: parts[-1][0]]
-    del reviews, sel  # the encoder holds what the request needs (memory)
-    ends = encoder.item_ends(items)
-    return FoldPlan(encoder, items, [int(ends[a - 1]) for a, _ in parts])
+    return _plan(*_time_ordered(data, folds))
 
 
 def fold_requests(data: CollectionData, folds: int = N_SPLITS) -> tuple[bytes, list[int]]:
@@ -166,8 +171,7 @@ def trains_first(sizes: list[int], gate: MemoryGate | None = None) -> bool:
     """Return True when the folds' trainings (requests of these sizes) together need more than half the
     memory gate's budget: then the command line trains them first, one at a time, with the collection's
     arrays put aside (at 5M reviews a comparison otherwise peaks at 1.9 GiB; 500,000 reviews stay below)."""
-    budget = gate.budget if gate is not None else memory.DEFAULT_BUDGET
-    return sum(training_cost(size) for size in sizes) > budget / 2
+    return memory.one_at_a_time([training_cost(size) for size in sizes], gate)
 
 
 def train_folds(largest: bytes, sizes: list[int], trainer: Trainer,
@@ -414,12 +418,12 @@ def compare(
             if requests is not None:  # encoded already (fold_requests)
                 seg_start = segment_starts(reviews.first)
                 largest, sizes = requests
+                requests = None  # `largest` alone holds the bytes: freed once every training has ended
             else:
-                encoder = ItemEncoder(reviews.rating, reviews.delta_t, reviews.first)
-                seg_start = encoder.seg_start
-                largest, ends = encode_in_parts(encoder, sel[: parts[-1][0]], pool)
-                del encoder
-                sizes = [int(ends[a - 1]) for a, _ in parts]
+                plan = _plan(reviews, sel, parts)
+                seg_start, sizes = plan.encoder.seg_start, plan.sizes
+                largest = plan.encode(pool)
+                del plan
 
             def request_of(size: int) -> Callable[[], bytes]:
                 return lambda: largest if size == len(largest) else largest[:size]

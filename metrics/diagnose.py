@@ -284,8 +284,7 @@ def health_checks_first(plan: list[tuple[str, int]], gate: MemoryGate | None = N
     """Return True when Anki's health checks (of this plan) together need more than half the memory gate's
     budget: then the command line runs them first, one at a time, with the collection's arrays put aside
     (at 5M reviews the diagnosis otherwise peaks near 1.5 GiB, with them beside its own replay)."""
-    budget = gate.budget if gate is not None else memory.DEFAULT_BUDGET
-    return sum(cost for _name, cost in plan) > budget / 2
+    return memory.one_at_a_time([cost for _name, cost in plan], gate)
 
 
 def _history_entries(data: CollectionData, card_preset: np.ndarray) -> list[tuple[int, int]]:

@@ -63,6 +63,14 @@ class MemoryGate:
             self.release(cost)
 
 
+def one_at_a_time(costs: list[int], gate: MemoryGate | None = None) -> bool:
+    """Return True when these jobs together need more than half the gate's budget (DEFAULT_BUDGET, read
+    now, without a gate): the command line then runs them first, one at a time, with the collection's
+    arrays put aside, rather than beside the rest of the work."""
+    budget = gate.budget if gate is not None else DEFAULT_BUDGET
+    return sum(costs) > budget / 2
+
+
 def training_cost(request_bytes: int) -> int:
     """Return the estimated peak bytes of one training by Anki's optimizer on a request of this size."""
     return TRAINING_BYTES_PER_REQUEST_BYTE * request_bytes
