@@ -9,17 +9,16 @@ import importlib
 import json
 import math
 import os
-import pathlib
-import sqlite3
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .bundled import addon_version
 from .metrics import formatting as fmt
 from .metrics import gate, interrupts
+from .metrics.collection_file import copy_collection, damage_text, is_damage
 from .metrics.errors import EvaluationError
 from .metrics.options import (
     BINNINGS,
@@ -43,98 +42,24 @@ ENGINE = ("metrics.collection", "metrics.evaluate", "metrics.report", "metrics.c
           "metrics.diagnose")  # fmt: skip
 
 PROG = "fsrs-calibration"
-_SQLITE_SHARED_FIRST, _SQLITE_SHARED_SIZE = 0x40000002, 510  # SQLite's shared-lock byte range (os_unix.c)
-
-try:
-    import fcntl
-except ImportError:  # Windows: the file's own lock makes the copy fail with "locked" instead
-    fcntl = None  # type: ignore[assignment]
 
 
 class UsageError(Exception):
     """A mistake in the command line or its files; printed as one line, exit status 2."""
 
 
-def copy_collection(path: str, target_dir: str, stop: threading.Event | None = None) -> str:
-    """Return the path of a consistent copy of the collection at `path` inside `target_dir`.
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose mistakes are a UsageError (one line) instead of the usage text and an exit."""
 
-    Nothing is written beside the collection (it may sit in a read-only folder): when no journal
-    beside it holds changes, SQLite reads it as immutable (no -wal/-shm files); a collection that
-    another program holds locked (Anki while it is open) is refused. Setting `stop` aborts the copy.
-    """
-    if not os.path.exists(path):
-        raise UsageError(f"{path}: no such file.")
-    if os.path.isdir(path):
-        raise UsageError(f"{path}: is a folder, not a collection file (collection.anki2).")
-    if _locked_by_another(path):
-        raise UsageError(f"{path}: the collection is locked (is Anki open?); close Anki and try again.")
-    pending = _pending_changes(path)
-    target = os.path.join(target_dir, "collection.anki2")
-
-    def progress(_status: int, _remaining: int, _total: int) -> None:
-        if stop is not None and stop.is_set():
-            raise KeyboardInterrupt  # aborts the backup
-
-    try:
-        uri = pathlib.Path(path).resolve().as_uri()  # escapes '#', '%', '?' in the path
-        source = sqlite3.connect(uri + ("?mode=ro" if pending else "?mode=ro&immutable=1"), uri=True, timeout=2.0)
-        try:
-            tables = {r[0] for r in source.execute("select name from sqlite_master where type = 'table'")}
-            if not {"col", "revlog", "cards", "notes"} <= tables:
-                raise UsageError(f"{path}: an SQLite file, but not an Anki collection.")
-            dest = sqlite3.connect(target)
-            try:
-                dest.execute("pragma synchronous = off")  # a scratch copy: no need to sync it to disk
-                source.backup(dest, pages=16384, progress=progress)  # 64 MB a step
-            finally:
-                dest.close()
-        finally:
-            source.close()
-    except sqlite3.DatabaseError as err:
-        text = str(err)
-        if "locked" in text or "busy" in text:
-            raise UsageError(f"{path}: the collection is locked (is Anki open?); close Anki and try again.") from None
-        if "not a database" in text or "malformed" in text or "encrypted" in text:
-            raise UsageError(f"{path}: not an Anki collection (not an SQLite database).") from None
-        if pending and "unable to open" in text:
-            raise UsageError(
-                f"{path}: it has changes Anki has not yet saved into it (in {os.path.basename(path)}-wal) and its "
-                "folder is read-only; open and close it in Anki once, or copy the folder somewhere writable."
-            ) from None
-        raise UsageError(f"{path}: cannot read it: {text}.") from None
-    except PermissionError:
-        raise UsageError(f"{path}: permission denied.") from None
-    return target
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see {self.prog} --help).")
 
 
-def _locked_by_another(path: str) -> bool:
-    """Return whether another process holds the collection locked for writing (POSIX; False elsewhere).
-
-    Anki opens collections in SQLite's exclusive locking mode: it holds a write lock on SQLite's
-    shared-lock bytes. A read lock on them is tried and released at once (as any reader would).
-    """
-    if fcntl is None:
-        return False
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return False  # the open below reports it
-    try:
-        fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB, _SQLITE_SHARED_SIZE, _SQLITE_SHARED_FIRST)
-    except OSError:
-        return True
-    finally:
-        os.close(fd)  # drops the read lock
-    return False
-
-
-def _pending_changes(path: str) -> bool:
-    """Return whether a journal beside the collection holds changes not yet in the file itself."""
-    for suffix in ("-wal", "-journal"):
-        with contextlib.suppress(OSError):
-            if os.path.getsize(path + suffix) > 0:
-                return True
-    return False
+def progress_printer(args: argparse.Namespace, end: str = "") -> Callable[[str], None] | None:
+    """Return what prints progress lines on stderr: nothing with --json or when stderr is not a terminal."""
+    if args.json or not sys.stderr.isatty():
+        return None
+    return lambda text: print(text + end, file=sys.stderr)
 
 
 def open_collection(path: str) -> Any:
@@ -144,6 +69,8 @@ def open_collection(path: str) -> Any:
     try:
         return Collection(path)
     except Exception as err:  # the backend's DBError, schema too new, ...
+        if is_damage(err):
+            raise
         raise UsageError(f"cannot open the collection: {err}") from None
 
 
@@ -239,31 +166,38 @@ def run_export(args: argparse.Namespace) -> str:
     check_target(args.out, [args.collection], args.force)  # before the long read; checked again when written
     whole = args.deck is None and not (args.search or "").strip()
     # pyarrow's first use (for the optional parquet copy) overlaps the revlog query, which releases the GIL
-    data = read_scope(args, with_durations=True, before_read=_start_preparing_parquet)
-    from .metrics.dataset import build_tables, write_zip
+    warm_up = threading.Thread(target=_prepare_parquet, name="parquet warm-up")
+    try:
+        data = read_scope(args, with_durations=True, before_read=warm_up.start)
+        from .metrics.dataset import build_tables, write_zip
 
-    tables = build_tables(data, whole_collection=whole)
-    del data  # the revlog arrays are not needed while the zip is written
-    if tables.rows()["revlogs"] == 0:
-        raise UsageError("No reviews to export in this scope (cards need a learning step).")
-    meta = {"addon_version": addon_version(), "anki_version": anki_version()}
-    write_zip(tables, args.out, meta, protected=[args.collection], force=args.force)
+        tables = build_tables(data, whole_collection=whole)
+        del data  # the revlog arrays are not needed while the zip is written
+        if tables.rows()["revlogs"] == 0:
+            raise UsageError("No reviews to export in this scope (cards need a learning step).")
+        meta = {"addon_version": addon_version(), "anki_version": anki_version()}
+        write_zip(tables, args.out, meta, protected=[args.collection], force=args.force)
+    finally:
+        # Never left running: a thread inside pyarrow's C++ code when the interpreter exits is stopped by
+        # a forced unwind that pyarrow swallows, and the process aborts ("FATAL: exception not rethrown").
+        if warm_up.is_alive() and not interrupts.interrupted_by():  # interrupted: the process ends at once
+            warm_up.join()
     rows = tables.rows()
     return f"Wrote {args.out}: {rows['revlogs']:,} reviews of {rows['cards']:,} cards in {rows['decks']:,} decks."
 
 
-def _start_preparing_parquet() -> None:
-    """Start importing and warming up pyarrow's parquet writer in a background thread."""
+def _prepare_parquet() -> None:
+    """Import and warm up pyarrow's parquet writer (in the export's background thread)."""
     from .metrics.dataset import prepare_parquet
 
-    threading.Thread(target=prepare_parquet, daemon=True).start()
+    prepare_parquet()
 
 
 def run_compare(args: argparse.Namespace) -> Any:
     """Return the comparison the `compare` subcommand asks for (Anki's optimizer for out-of-sample FSRS)."""
     options = options_from(args, anki_version())
     models = parse_models(args.models)
-    progress = (lambda text: print(text, file=sys.stderr)) if not args.json else None
+    progress = progress_printer(args)
     with opened_copy(args, with_intervals="anki-interval" in models) as (col, data):
         from .metrics.compare import compare, fold_plan, may_train_first, train_folds, trains_first
 
@@ -331,7 +265,7 @@ def _put_aside(data: Any, col: Any, progress: Any, step: str) -> Iterator[Any]:
 def run_diagnose(args: argparse.Namespace) -> Any:
     """Return the diagnosis of the scope ("What to do"), with Anki's own health check per preset."""
     options = Options(short_term_floor_rating=short_term_floor_rating(anki_version()))  # each card's preset
-    progress = (lambda text: print(text + "…", file=sys.stderr)) if not args.json else None
+    progress = progress_printer(args, "…")
     with opened_copy(args) as (col, data):
         from .metrics.diagnose import diagnose, health_check_plan, health_checks_first
         from .metrics.gate import give_back_memory
@@ -435,7 +369,7 @@ def _clean(obj: Any) -> Any:
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the command line parser."""
-    parser = argparse.ArgumentParser(prog=PROG, description="How well does FSRS predict your memory?")
+    parser = Parser(prog=PROG, description="How well does FSRS predict your memory?")
     sub = parser.add_subparsers(dest="command", required=True)
     ev = sub.add_parser("evaluate", help="score FSRS's predictions on a collection's revlog")
     ev.add_argument("collection", help="path to collection.anki2 (read through a temporary copy)")
@@ -525,49 +459,63 @@ def main(argv: Sequence[str] | None = None) -> int:
     Ctrl-C (and SIGTERM, under `run`) stops it with one line and status 130: every temporary file is
     gone by then (the scratch folder, a half-written export).
     """
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args: argparse.Namespace | None = None
     try:
-        if args.command == "export":
-            emit(run_export(args))
-            return 0
-        if args.command == "diagnose":
-            diagnosis = run_diagnose(args)
-            if args.json:
-                emit(json.dumps(_clean(diagnosis.to_dict()), default=_json_default, indent=1))
-            else:
-                emit(format_diagnosis(diagnosis))
-            return 0
-        if args.command == "to-parquet":
-            emit(run_to_parquet(args))
-            return 0
-        if args.command == "compare":
-            cmp = run_compare(args)
-            if args.json:
-                out = dict(_clean(cmp.to_dict()), params=parse_params_option(args.params, args.clamp_params))
-                emit(json.dumps(out, default=_json_default, indent=1))
-            else:
-                emit(format_comparison(cmp, args.params.strip() != "preset"))
-            return 0
-        ev = run_evaluate(args) if args.command == "evaluate" else run_evaluate_dataset(args)
-        if args.json:
-            emit(json.dumps(_clean(ev.to_dict()), default=_json_default, indent=1))
-        else:
-            from .metrics.report import format_report
-
-            emit(format_report(ev))
+        args = build_parser().parse_args(argv)
+        emit(run_command(args))
         return 0
     except (UsageError, EvaluationError, OutputError) as err:
-        print(f"{PROG}: error: {err}", file=sys.stderr)
-        if isinstance(err, OutputError):
-            _silence_stdout()
-        return 2
+        return _fail(str(err), isinstance(err, OutputError))
     except BrokenPipeError:  # the reader went away (`... | head`): stop quietly, as other tools do
         _silence_stdout()
         return 1
     except KeyboardInterrupt:
         print(f"{PROG}: cancelled; nothing was written.", file=sys.stderr)
         return 130
+    except Exception as err:
+        if not is_damage(err):
+            raise
+        return _fail(f"{getattr(args, 'collection', '')}: {damage_text(str(err))}")
+
+
+def _fail(message: str, output: bool = False) -> int:
+    """Print `message` as the one error line (control characters shown escaped); return status 2."""
+    print(f"{PROG}: error: {one_line(message)}", file=sys.stderr)
+    if output:
+        _silence_stdout()
+    return 2
+
+
+def one_line(text: str) -> str:
+    """Return `text` with line breaks, escape codes and other control characters shown escaped (a path or
+    a deck name may hold them: the error stays one line and cannot drive the terminal)."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def run_command(args: argparse.Namespace) -> str:
+    """Run the subcommand of `args`; return what it prints on standard output."""
+    if args.command == "export":
+        return run_export(args)
+    if args.command == "to-parquet":
+        return run_to_parquet(args)
+    if args.command == "diagnose":
+        diagnosis = run_diagnose(args)
+        return _json(diagnosis.to_dict()) if args.json else format_diagnosis(diagnosis)
+    if args.command == "compare":
+        cmp = run_compare(args)
+        if args.json:
+            return _json(dict(_clean(cmp.to_dict()), params=parse_params_option(args.params, args.clamp_params)))
+        return format_comparison(cmp, args.params.strip() != "preset")
+    ev = run_evaluate(args) if args.command == "evaluate" else run_evaluate_dataset(args)
+    if args.json:
+        return _json(ev.to_dict())
+    from .metrics.report import format_report
+
+    return format_report(ev)
+
+
+def _json(obj: Any) -> str:
+    return json.dumps(_clean(obj), default=_json_default, indent=1)
 
 
 def run() -> int:
@@ -585,7 +533,16 @@ def run() -> int:
         with contextlib.suppress(Exception):
             sys.stderr.flush()
         os._exit(status)
+    _join_threads()
     return status
+
+
+def _join_threads(timeout: float = 30.0) -> None:
+    """Wait for the threads still running (daemon ones too), each up to `timeout` seconds: a thread that is
+    inside C++ code (pyarrow, Anki's backend) when the interpreter exits can abort the process."""
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and thread.is_alive():
+            thread.join(timeout)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .collection_file import is_damage
 from .errors import EvaluationError
 from .params import preset_raw_params
 from .revlog import Revlog, stable_order
@@ -184,6 +185,8 @@ def read_collection(
         try:
             wanted = np.array(sorted(col.find_cards(search)), dtype=np.int64)
         except Exception as err:  # anki.errors.SearchError and friends; metrics/ cannot import anki
+            if is_damage(err):
+                raise  # the collection's fault, not the search's: said as such by the caller
             raise EvaluationError(f"The search {search!r} is not valid: {err}") from None
         if wanted.size == 0:
             raise EvaluationError(

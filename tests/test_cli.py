@@ -218,6 +218,7 @@ def test_compare_of_a_large_collection_trains_first_with_the_arrays_put_aside(mi
     from fsrs_calibration.metrics import gate
 
     path = mixed_collection["path"]
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # progress lines are shown on a terminal only
     code, out, err = run_main(capsys, "compare", path, "--deck", "Six")
     assert code == 0 and "one part at a time" not in err
     usual = json.loads(run_main(capsys, "compare", path, "--deck", "Six", "--json")[1])

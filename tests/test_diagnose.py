@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import pytest
 from builder import DEFAULTS6
@@ -224,6 +225,7 @@ def test_cli_diagnose_of_a_large_collection_runs_the_health_checks_first(tmp_pat
     assert main(["diagnose", path, "--json"]) == 0
     usual = json.loads(capsys.readouterr().out)
     monkeypatch.setattr(gate, "DEFAULT_BUDGET", 1)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # progress lines are shown on a terminal only
     assert main(["diagnose", path]) == 0
     assert "health check of each preset first" in capsys.readouterr().err
     assert main(["diagnose", path, "--json"]) == 0

@@ -32,6 +32,7 @@ from aqt.qt import (
 )
 
 from ..metrics import formatting as fmt
+from ..metrics.collection_file import damage_text, is_damage
 from ..metrics.errors import EvaluationError
 from .tab_compare import CompareView
 from .tab_decks import DecksView
@@ -774,6 +775,10 @@ class CalibrationDialog(QDialog):
             return
         if isinstance(error, EvaluationError):
             self._show_message(str(error))
+            return
+        if is_damage(error):  # Anki's backend or SQLite cannot read part of the collection
+            text = damage_text(str(error))
+            self._show_message(text[:1].upper() + text[1:])
             return
         self._show_message(f"The evaluation failed: {error}")
         raise error  # an unexpected error: let Anki's error handler report it
