@@ -31,6 +31,8 @@ JOURNALS = ("-wal", "-journal")  # what a crash leaves beside the collection (-s
 CHUNK = 8 << 20
 _SHARED_FIRST, _SHARED_SIZE = 0x40000002, 510  # SQLite's shared-lock byte range (os_unix.c)
 _TABLES = {"col", "revlog", "cards", "notes"}
+# Opening a FIFO for reading blocks until a writer comes: non-blocking, it returns at once (then refused).
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
 def _locked(path: str) -> EvaluationError:
@@ -61,7 +63,7 @@ def _read_locked(real: str, shown: str) -> Iterator[int]:
     mode): then the collection is refused. The lock keeps any other writer out while the bytes are copied.
     """
     try:
-        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))  # a FIFO never blocks
+        fd = os.open(real, _READ_FLAGS)
     except PermissionError:
         raise EvaluationError(f"{shown}: permission denied.") from None
     except OSError as err:
@@ -108,7 +110,7 @@ def _copy_journal(real: str, target: str, stop: threading.Event | None) -> None:
         if not stat.S_ISREG(info.st_mode) or info.st_size == 0:
             continue  # SQLite ignores an empty one; something else is not SQLite's
         try:
-            fd = os.open(real + suffix, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+            fd = os.open(real + suffix, _READ_FLAGS)
         except OSError as err:
             raise EvaluationError(
                 f"{real}{suffix}: Anki's unsaved changes to the collection cannot be read ({err.strerror})."
