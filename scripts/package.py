@@ -22,7 +22,6 @@ LOCK = ROOT / "scripts" / "numpy-wheels.json"
 ADDON_FILES = [
     "__init__.py",
     "bundled.py",
-    "optimizer.py",
     "manifest.json",
     "config.json",
     "config.md",

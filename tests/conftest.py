@@ -16,8 +16,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from builder import build_mixed  # noqa: E402
 
-from fsrs_calibration.metrics.evaluate import Options  # noqa: E402
-from fsrs_calibration.metrics.options import short_term_floor_rating  # noqa: E402
+from fsrs_calibration.metrics.jobs.evaluate import Options  # noqa: E402
+from fsrs_calibration.metrics.jobs.options import short_term_floor_rating  # noqa: E402
 
 
 @pytest.fixture(scope="session", autouse=True)

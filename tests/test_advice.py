@@ -7,10 +7,11 @@ import math
 import numpy as np
 import pytest
 
-from fsrs_calibration.metrics import formatting as fmt
-from fsrs_calibration.metrics.advice import Score, advise, auc_interval, auc_verdict
-from fsrs_calibration.metrics.binning import FeatureBin
-from fsrs_calibration.metrics.where import bin_errors, largest_error, summary, wilson
+from fsrs_calibration.metrics.explain import formatting as fmt
+from fsrs_calibration.metrics.explain.advice import Score, advise, auc_interval, auc_verdict
+from fsrs_calibration.metrics.score.binning import FeatureBin
+from fsrs_calibration.metrics.score.intervals import wilson
+from fsrs_calibration.metrics.score.where import bin_errors, largest_error, summary
 
 
 def score(name, ll, half=0.004, auc=0.72, reviews=20_000, remembered=18_000):
@@ -114,7 +115,7 @@ def test_where_summary_says_when_the_data_cannot_tell():
 
 
 def test_wilson_matches_the_calibration_tables_interval():
-    from fsrs_calibration.metrics.calibration import wilson_interval
+    from fsrs_calibration.metrics.score.intervals import wilson_interval
 
     for k, n in ((0, 10), (7, 10), (900, 1000), (1000, 1000)):
         low, high = wilson_interval(np.array([k]), np.array([n]))

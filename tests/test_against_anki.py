@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from conftest import like_anki
 
-from fsrs_calibration.metrics.collection import ignore_before_ms, read_collection
-from fsrs_calibration.metrics.evaluate import Options, evaluate
-from fsrs_calibration.metrics.params import preset_raw_params
+from fsrs_calibration.metrics.jobs.evaluate import Options, evaluate
+from fsrs_calibration.metrics.models.params import preset_raw_params
+from fsrs_calibration.metrics.read.collection import ignore_before_ms, read_collection
 
 TOL = 1e-5
 
@@ -32,7 +32,7 @@ def test_preset_params_match_anki(open_col, preset, suffix):
     conf = next(c for c in open_col.decks.all_config() if c["name"] == preset)
     _, raw = preset_raw_params(conf)
     search = f'preset:"{preset}"{suffix}'
-    from fsrs_calibration.metrics.collection import Preset
+    from fsrs_calibration.metrics.read.collection import Preset
 
     ignore = ignore_before_ms(Preset(conf["id"], preset, raw, ignore_before=conf["ignoreRevlogsBeforeDate"]))
     ll_a, rmse_a = anki_eval(open_col, raw, search, ignore)
@@ -111,3 +111,24 @@ def test_auto_mode_drops_for_17_parameters_only(open_col):
     ev = evaluate(read_collection(open_col, 'preset:"P45" or preset:"P6"'), Options())
     modes = {p.preset: p.same_day for p in ev.params}
     assert modes == {"P45": "drop", "P6": "keep"}
+
+
+def test_the_optimizers_answer_is_read_as_anki_reads_it():
+    """metrics/read/anki_backend.py reads Anki's ComputeFsrsParamsResponse itself (the engine never imports
+    anki): the same parameters as Anki's own protobuf class, for every size and field it may hold."""
+    import random
+
+    from anki.scheduler_pb2 import ComputeFsrsParamsResponse
+
+    from fsrs_calibration.metrics.read.anki_backend import response_params
+
+    rng = random.Random(3)
+    for n in (0, 1, 17, 19, 21):
+        for items in (0, 1, 300_000):
+            for passed in (None, True, False):
+                params = [rng.uniform(-5, 100) for _ in range(n)]
+                response = ComputeFsrsParamsResponse(params=params, fsrs_items=items)
+                if passed is not None:
+                    response.health_check_passed = passed
+                raw = response.SerializeToString()
+                assert response_params(raw) == list(ComputeFsrsParamsResponse.FromString(raw).params)

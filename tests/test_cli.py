@@ -12,7 +12,7 @@ import sys
 import pytest
 from builder import WEIGHTS17, Builder
 
-from fsrs_calibration.cli import main
+from fsrs_calibration.cli.commands import main
 
 EXE = os.path.join(os.path.dirname(sys.executable), "fsrs-calibration")
 
@@ -186,7 +186,7 @@ def test_a_failing_engine_import_still_closes_the_copy(mixed_collection, monkeyp
     import argparse
     import tempfile
 
-    from fsrs_calibration import cli
+    from fsrs_calibration.cli import copy as cli
 
     opened = []
     real_open = cli.open_collection
@@ -215,7 +215,7 @@ def test_compare_of_a_large_collection_trains_first_with_the_arrays_put_aside(mi
     import glob
     import tempfile
 
-    from fsrs_calibration.metrics import gate
+    from fsrs_calibration.metrics.jobs import gate
 
     path = mixed_collection["path"]
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # progress lines are shown on a terminal only
@@ -243,15 +243,16 @@ def test_arrays_put_aside_are_removed_once_read_back_or_on_failure(tmp_path, mon
     import sqlite3
     import types
 
-    from fsrs_calibration import cli
+    from fsrs_calibration.cli import copy as cli
+    from fsrs_calibration.cli.arguments import UsageError
 
     col = types.SimpleNamespace(path=str(tmp_path / "collection.anki2"), db=sqlite3.connect(":memory:"))
     steps: list[str] = []
-    with cli._put_aside({"a": [1, 2]}, col, steps.append, "step") as load:
+    with cli.put_aside({"a": [1, 2]}, col, steps.append, "step") as load:
         assert steps == ["step"] and os.listdir(tmp_path) == ["collection-arrays.pickle"]
         assert load() == {"a": [1, 2]}
         assert os.listdir(tmp_path) == []
-    with pytest.raises(RuntimeError), cli._put_aside([1], col, None, "step"):
+    with pytest.raises(RuntimeError), cli.put_aside([1], col, None, "step"):
         raise RuntimeError("inside")
     assert os.listdir(tmp_path) == []
 
@@ -259,6 +260,6 @@ def test_arrays_put_aside_are_removed_once_read_back_or_on_failure(tmp_path, mon
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(pickle, "dump", full)
-    with pytest.raises(cli.UsageError, match="No space left on device"), cli._put_aside([1], col, None, "s"):
+    with pytest.raises(UsageError, match="No space left on device"), cli.put_aside([1], col, None, "s"):
         pass
     assert os.listdir(tmp_path) == []

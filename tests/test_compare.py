@@ -8,10 +8,15 @@ import sys
 import numpy as np
 import pytest
 
-from fsrs_calibration.metrics.baselines import average_by_fold, moving_average, revlog_interval_days, sm2_intervals
-from fsrs_calibration.metrics.compare import splits
-from fsrs_calibration.metrics.items import encode_items
-from fsrs_calibration.metrics.universal import universal_metric, universal_metric_plus
+from fsrs_calibration.metrics.jobs.compare import splits
+from fsrs_calibration.metrics.models.baselines import (
+    average_by_fold,
+    moving_average,
+    revlog_interval_days,
+    sm2_intervals,
+)
+from fsrs_calibration.metrics.models.items import encode_items
+from fsrs_calibration.metrics.score.universal import universal_metric, universal_metric_plus
 
 
 def test_sm2_hand_checked():
@@ -86,7 +91,7 @@ def test_universal_metric_coin_flip_from_the_seed():
 def test_items_are_the_protobuf_anki_parses(monkeypatch, card_share):
     from anki.scheduler_pb2 import ComputeFsrsParamsFromItemsRequest, FsrsItem, FsrsReview
 
-    from fsrs_calibration.metrics import items as items_module
+    from fsrs_calibration.metrics.models import items as items_module
 
     monkeypatch.setattr(items_module, "_BLOCK", 97)  # many blocks, cut anywhere
     rng = np.random.default_rng(3)
@@ -129,9 +134,9 @@ def test_items_are_the_protobuf_anki_parses(monkeypatch, card_share):
 
 def test_a_part_replayed_alone_predicts_as_the_whole_replay():
     """The out-of-sample folds replay only the histories a test part needs: the same numbers as a full replay."""
-    from fsrs_calibration.metrics.compare import histories_up_to
-    from fsrs_calibration.metrics.fsrs import replay
-    from fsrs_calibration.metrics.params import to_fsrs6
+    from fsrs_calibration.metrics.jobs.compare import histories_up_to
+    from fsrs_calibration.metrics.models.fsrs import replay
+    from fsrs_calibration.metrics.models.params import to_fsrs6
 
     rng = np.random.default_rng(5)
     n = 5000
@@ -168,9 +173,9 @@ def test_out_of_sample_fsrs_agrees_with_ankis_evaluate_params(larger_col, search
     """Within 0.002 of Anki's own time-series evaluation. Both train with Anki's optimizer, whose results
     move a little from run to run (parallel training); the training options differ slightly too (Anki's
     evaluate_params trains 8 epochs with card ids; compute_fsrs_params_from_items uses the defaults)."""
-    from fsrs_calibration.metrics.collection import read_collection
-    from fsrs_calibration.metrics.compare import compare
-    from fsrs_calibration.optimizer import anki_trainer
+    from fsrs_calibration.metrics.jobs.compare import compare
+    from fsrs_calibration.metrics.read.anki_backend import anki_trainer
+    from fsrs_calibration.metrics.read.collection import read_collection
 
     col = larger_col
     a = col._backend.evaluate_params(search=search, ignore_revlogs_before_ms=0, num_of_relearning_steps=1)
@@ -193,9 +198,9 @@ def test_folds_trained_first_give_the_same_comparison(larger_col):
     gives: the same requests, the same numbers."""
     import json
 
-    from fsrs_calibration.metrics.collection import read_collection
-    from fsrs_calibration.metrics.compare import compare, fold_requests, train_folds
-    from fsrs_calibration.optimizer import anki_trainer
+    from fsrs_calibration.metrics.jobs.compare import compare, fold_requests, train_folds
+    from fsrs_calibration.metrics.read.anki_backend import anki_trainer
+    from fsrs_calibration.metrics.read.collection import read_collection
 
     train = anki_trainer(larger_col)
     seen: dict[bytes, list[float]] = {}
@@ -226,9 +231,9 @@ def test_cpu_shares_only_when_asked(larger_col, share):
     import os
     import threading
 
-    from fsrs_calibration.metrics.collection import read_collection
-    from fsrs_calibration.metrics.compare import compare
-    from fsrs_calibration.optimizer import anki_trainer
+    from fsrs_calibration.metrics.jobs.compare import compare
+    from fsrs_calibration.metrics.read.anki_backend import anki_trainer
+    from fsrs_calibration.metrics.read.collection import read_collection
 
     train = anki_trainer(larger_col)
     base = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
@@ -249,7 +254,7 @@ def test_cpu_shares_only_when_asked(larger_col, share):
 
 def test_superiority_is_the_share_of_decks_won_on_log_loss():
     """Three decks: A's mean log loss is lower than B's in two of them (by hand), B's in one."""
-    from fsrs_calibration.metrics.compare import _superiority
+    from fsrs_calibration.metrics.jobs.compare import _superiority
 
     deck = np.array([0, 0, 1, 1, 1, 2])
     a = np.array([0.1, 0.3, 0.5, 0.5, 0.2, 0.9])  # deck means: 0.2, 0.4, 0.9

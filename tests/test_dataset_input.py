@@ -9,10 +9,10 @@ import zipfile
 import numpy as np
 import pytest
 
-from fsrs_calibration.cli import main
-from fsrs_calibration.metrics import dataset_read
-from fsrs_calibration.metrics.dataset import csv_bytes
+from fsrs_calibration.cli.commands import main
 from fsrs_calibration.metrics.errors import EvaluationError
+from fsrs_calibration.metrics.export.dataset import csv_bytes
+from fsrs_calibration.metrics.read import dataset as dataset_read
 
 REVLOGS = "card_id,day_offset,rating,state,duration,elapsed_days,elapsed_seconds\n"
 GOOD = {
@@ -144,7 +144,7 @@ def test_a_zip_bomb_is_refused_quickly_with_little_memory(tmp_path):
     assert path.stat().st_size < 10_000_000
     code = (
         PEAK_KIB + "import sys, time\n"
-        "from fsrs_calibration.cli import main\n"
+        "from fsrs_calibration.cli.commands import main\n"
         "t = time.perf_counter(); status = main(['evaluate-dataset', sys.argv[1]])\n"
         "print(status, time.perf_counter() - t, peak_kib())\n"
     )
@@ -163,7 +163,7 @@ def test_reading_a_large_csv_costs_about_its_arrays(tmp_path):
     path.write_bytes(text)
     code = (
         PEAK_KIB + "import sys\n"
-        "from fsrs_calibration.metrics.dataset_read import read_csv\n"
+        "from fsrs_calibration.metrics.read.dataset import read_csv\n"
         "before = peak_kib()\n"
         "with open(sys.argv[1], 'rb') as f: cols = read_csv(f, 't.csv')\n"
         "print(len(cols['a']), peak_kib() - before)\n"

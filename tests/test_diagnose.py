@@ -14,9 +14,9 @@ import pytest
 from builder import DEFAULTS6
 from simulate import Learner, build_learner_collection
 
-from fsrs_calibration.cli import main
-from fsrs_calibration.metrics.collection import read_collection
-from fsrs_calibration.metrics.diagnose import VERDICTS, diagnose
+from fsrs_calibration.cli.commands import main
+from fsrs_calibration.metrics.jobs.diagnose import VERDICTS, diagnose
+from fsrs_calibration.metrics.read.collection import read_collection
 
 SEEDS = range(6)
 SCENARIOS = {"honest": {}, "hard": {"hard_share": 0.7}, "again": {"again_share": 0.2}}
@@ -40,7 +40,7 @@ def build(path: str, seed: int, cards: int = 500, days: int = 300, preset=True, 
 def run(path: str, health: bool = False, train: bool = True):
     from anki.collection import Collection
 
-    from fsrs_calibration.optimizer import anki_health_check, anki_trainer
+    from fsrs_calibration.metrics.read.anki_backend import anki_health_check, anki_trainer
 
     col = Collection(path)
     try:
@@ -124,9 +124,9 @@ def test_current_predictions_are_the_replay_of_the_part_itself(tmp_path):
     import numpy as np
     from anki.collection import Collection
 
-    from fsrs_calibration.metrics.diagnose import _columns, _scored
-    from fsrs_calibration.metrics.evaluate import Options, evaluate, predict
-    from fsrs_calibration.metrics.subset import restrict
+    from fsrs_calibration.metrics.jobs.diagnose import _columns, _scored
+    from fsrs_calibration.metrics.jobs.evaluate import Options, evaluate, predict
+    from fsrs_calibration.metrics.reviews.subset import restrict
 
     path = str(tmp_path / "c.anki2")
     learners = {"A": (Learner(true_params=list(DEFAULTS6), seed=3), 150),
@@ -219,7 +219,7 @@ def test_cli_diagnose_of_a_large_collection_runs_the_health_checks_first(tmp_pat
     import glob
     import tempfile
 
-    from fsrs_calibration.metrics import gate
+    from fsrs_calibration.metrics.jobs import gate
 
     path = build(str(tmp_path / "c.anki2"), 1, hard_share=0.7, cards=300, days=200)
     assert main(["diagnose", path, "--json"]) == 0

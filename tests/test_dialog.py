@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from qt_helpers import ThreadRunner
 
-from fsrs_calibration.metrics.collection import deck_search, read_collection
 from fsrs_calibration.metrics.errors import EvaluationError
-from fsrs_calibration.metrics.evaluate import Options, evaluate
-from fsrs_calibration.metrics.report import format_report
+from fsrs_calibration.metrics.explain.report import format_report
+from fsrs_calibration.metrics.jobs.evaluate import Options, evaluate
+from fsrs_calibration.metrics.read.collection import read_collection
+from fsrs_calibration.metrics.read.scope import deck_search
 from fsrs_calibration.ui.dialog import CalibrationDialog
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -217,8 +218,8 @@ def test_collection_is_not_modified(qtbot, col):
 
 
 def test_export_from_the_dialog_equals_the_cli_export(qtbot, col, mixed_collection, tmp_path):
-    from fsrs_calibration.cli import main
-    from fsrs_calibration.metrics.dataset_read import read_tables
+    from fsrs_calibration.cli.commands import main
+    from fsrs_calibration.metrics.read.dataset import read_tables
 
     dialog, _ = make_dialog(qtbot, col)
     dialog.set_scope("deck", "Five")
@@ -274,8 +275,8 @@ def test_compare_models_tab(qtbot, col):
     dialog.tabs.setCurrentWidget(dialog.compare)
     dialog.compare_chart.repaint()
     assert len(dialog.compare_chart.points) == sum(len(m.calibration.bins) for m in cmp.models.values())
-    from fsrs_calibration.metrics.advice import comparison_advice
-    from fsrs_calibration.metrics.options import MODEL_NAMES
+    from fsrs_calibration.metrics.explain.advice import comparison_advice
+    from fsrs_calibration.metrics.explain.names import MODEL_NAMES
 
     assert dialog.compare_guidance.toPlainText() == "\n\n".join(comparison_advice(cmp))
     assert dialog.compare_guidance.toPlainText().startswith(f"Only {cmp.reviews_compared} reviews")  # 654: too few
@@ -383,8 +384,8 @@ def test_a_shown_tooltip_is_about_420_px_wide(qtbot, col):
 
 
 def test_what_to_do_tab_shows_the_engines_diagnosis(qtbot, col):
-    from fsrs_calibration.metrics.diagnose import diagnose
-    from fsrs_calibration.optimizer import anki_health_check, anki_trainer
+    from fsrs_calibration.metrics.jobs.diagnose import diagnose
+    from fsrs_calibration.metrics.read.anki_backend import anki_health_check, anki_trainer
     from fsrs_calibration.ui.tab_whattodo import LABELS, TITLES
 
     dialog, _ = make_dialog(qtbot, col)

@@ -15,12 +15,12 @@ from conftest import run_python
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fsrs_calibration.cli import main
-from fsrs_calibration.metrics.collection import read_collection
-from fsrs_calibration.metrics.dataset import REVLOG_COLUMNS, build_tables, write_zip
-from fsrs_calibration.metrics.dataset_read import parse_csv, read_tables
+from fsrs_calibration.cli.commands import main
 from fsrs_calibration.metrics.errors import EvaluationError
-from fsrs_calibration.metrics.evaluate import Options, evaluate, evaluate_tables
+from fsrs_calibration.metrics.export.dataset import REVLOG_COLUMNS, build_tables, write_zip
+from fsrs_calibration.metrics.jobs.evaluate import Options, evaluate, evaluate_tables
+from fsrs_calibration.metrics.read.collection import read_collection
+from fsrs_calibration.metrics.read.dataset import parse_csv, read_tables
 
 
 def export(col, search=None, path=None):
@@ -119,7 +119,7 @@ def test_evaluate_dataset_needs_no_anki(tmp_path):
     tables = {"revlogs": {c: np.array([0, 0]) for c in REVLOG_COLUMNS}}
     tables["revlogs"].update(state=np.array([0, 2]), elapsed_days=np.array([-1, 3]), rating=np.array([3, 3]))
     folder = tmp_path / "ds"
-    from fsrs_calibration.metrics.dataset import Tables
+    from fsrs_calibration.metrics.export.dataset import Tables
 
     t = Tables(tables["revlogs"], {"card_id": np.array([0]), "note_id": np.array([0]), "deck_id": np.array([0])},
                {"deck_id": np.array([0]), "parent_id": np.array([1]), "preset_id": np.array([0])})  # fmt: skip
@@ -133,7 +133,7 @@ def test_evaluate_dataset_needs_no_anki(tmp_path):
         "        raise ImportError('anki is not allowed here')\n"
         "    return real(name, *a, **k)\n"
         "builtins.__import__ = guard\n"
-        "from fsrs_calibration.cli import main\n"
+        "from fsrs_calibration.cli.commands import main\n"
         "sys.exit(main(['evaluate-dataset', sys.argv[1], '--json']))\n"
     )
     assert json.loads(run_python(code, str(folder)))["reviews"] == 1
@@ -303,8 +303,8 @@ def test_full_disk_leaves_no_partial_zip(mixed_tables, tmp_path):
 
 def test_zip_of_csv_deflated_block_by_block_reads_back(mixed_tables, tmp_path, monkeypatch):
     """CSV blocks deflated apart (in threads) join into one member that zipfile reads and CRC-checks."""
-    from fsrs_calibration.metrics import dataset
-    from fsrs_calibration.metrics.dataset import csv_bytes
+    from fsrs_calibration.metrics.export import dataset
+    from fsrs_calibration.metrics.export.dataset import csv_bytes
 
     tables = mixed_tables
     monkeypatch.setattr(dataset, "_CSV_BLOCK_ROWS", 7)  # hundreds of blocks, the last one short
@@ -326,7 +326,7 @@ def test_zip_of_csv_deflated_block_by_block_reads_back(mixed_tables, tmp_path, m
 
 
 def test_export_too_large_for_a_plain_zip_leaves_no_file(mixed_tables, tmp_path, monkeypatch):
-    from fsrs_calibration.metrics import ziparchive
+    from fsrs_calibration.metrics.export import ziparchive
 
     tables = mixed_tables
     monkeypatch.setattr(ziparchive, "_LIMIT", 5000)  # stands in for 4 GiB
@@ -336,7 +336,7 @@ def test_export_too_large_for_a_plain_zip_leaves_no_file(mixed_tables, tmp_path,
 
 
 def test_csv_round_trip_of_extreme_values():
-    from fsrs_calibration.metrics.dataset import csv_bytes
+    from fsrs_calibration.metrics.export.dataset import csv_bytes
 
     cols = {"a": np.array([0, -1, 9, 10, -10, 2**62, -(2**62), 123456789]), "b": np.arange(8)}
     back = parse_csv(csv_bytes(cols))
@@ -363,7 +363,7 @@ def test_dataset_errors(tmp_path):
 @given(st.lists(st.tuples(st.lists(st.integers(0, 40) | st.integers(10**11, 10**11 + 5)), st.booleans()), max_size=4))
 def test_renumbering_is_first_appearance_order(calls):
     """Ids as the builder gives them (in order of first appearance, shared across calls), whatever the input's order."""
-    from fsrs_calibration.metrics.dataset import _IdMapper
+    from fsrs_calibration.metrics.export.dataset import _IdMapper
 
     mapper, seen = _IdMapper(), {}
     for values, presorted in calls:
@@ -376,7 +376,7 @@ def test_csv_export_converts_to_the_benchmarks_parquet_layout(mixed_collection, 
     """An export made inside Anki (CSV only) becomes the parquet folder srs-benchmark reads with --data."""
     pq = pytest.importorskip("pyarrow.parquet", reason="the oldest-Anki environment has no pyarrow")
 
-    from fsrs_calibration.metrics import dataset
+    from fsrs_calibration.metrics.export import dataset
 
     monkeypatch.setattr(dataset, "_parquet_files", lambda tables: {})  # as inside Anki: no pyarrow, CSV only
     zip_path = tmp_path / "anki.zip"

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from fsrs_calibration.metrics.errors import EvaluationError
-from fsrs_calibration.metrics.fsrs import forgetting_curve, replay
-from fsrs_calibration.metrics.options import short_term_floor_rating
-from fsrs_calibration.metrics.params import DEFAULT_PARAMETERS, to_fsrs6
+from fsrs_calibration.metrics.jobs.options import short_term_floor_rating
+from fsrs_calibration.metrics.models.fsrs import forgetting_curve, replay
+from fsrs_calibration.metrics.models.params import DEFAULT_PARAMETERS, to_fsrs6
 
 W = to_fsrs6([])
 

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from fsrs_calibration.metrics.errors import Cancelled
-from fsrs_calibration.metrics.gate import MemoryGate, training_cost
+from fsrs_calibration.metrics.jobs.gate import MemoryGate, training_cost
 
 
 def test_jobs_run_together_only_while_they_fit():
@@ -46,9 +46,9 @@ def test_a_small_budget_trains_one_fold_at_a_time_with_the_same_numbers(request)
     from anki.collection import Collection
     from builder import build_mixed
 
-    from fsrs_calibration.metrics.collection import read_collection
-    from fsrs_calibration.metrics.compare import compare
-    from fsrs_calibration.optimizer import anki_trainer
+    from fsrs_calibration.metrics.jobs.compare import compare
+    from fsrs_calibration.metrics.read.anki_backend import anki_trainer
+    from fsrs_calibration.metrics.read.collection import read_collection
 
     path = str(request.getfixturevalue("tmp_path") / "collection.anki2")
     build_mixed(path, seed=5, cards_per_deck=120)["builder"].close()

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from qt_helpers import ThreadRunner
 
-from fsrs_calibration.cli import main
+from fsrs_calibration.cli.commands import main
 from fsrs_calibration.ui.dialog import CalibrationDialog
 
 EXE = os.path.join(os.path.dirname(sys.executable), "fsrs-calibration")

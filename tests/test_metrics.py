@@ -9,10 +9,10 @@ import pytest
 from sklearn.metrics import log_loss as sk_log_loss
 from sklearn.metrics import roc_auc_score
 
-from fsrs_calibration.metrics.binning import bin_keys, bin_values, rmse_bins
-from fsrs_calibration.metrics.calibration import bin_index, calibration_table
-from fsrs_calibration.metrics.options import BINNINGS
-from fsrs_calibration.metrics.scores import auc, log_loss, recency_weights
+from fsrs_calibration.metrics.jobs.options import BINNINGS
+from fsrs_calibration.metrics.score.binning import bin_keys, bin_values, rmse_bins
+from fsrs_calibration.metrics.score.calibration import bin_index, calibration_table
+from fsrs_calibration.metrics.score.scores import auc, log_loss, recency_weights
 
 
 def test_seed_old_method_example():
@@ -159,7 +159,7 @@ def test_calibration_table_numbers():
 
 def test_wilson_interval_solves_score_equation():
     """Wilson bounds are the roots of (p - phat)^2 = z^2 p (1 - p) / n."""
-    from fsrs_calibration.metrics.calibration import Z95, wilson_interval
+    from fsrs_calibration.metrics.score.intervals import Z95, wilson_interval
 
     k, n = np.array([81.0, 0.0, 10.0]), np.array([263, 12, 10])
     lo, hi = wilson_interval(k, n)

@@ -19,32 +19,32 @@ from pathlib import Path
 import pytest
 from builder import DEFAULTS6
 
-from fsrs_calibration.cli import main
+from fsrs_calibration.cli.commands import main
 from fsrs_calibration.metrics.errors import EvaluationError
-from fsrs_calibration.metrics.safefile import safe_output
+from fsrs_calibration.metrics.export.safefile import safe_output
 
 # The console command with opening the copy slowed down: a run that lives a while with its copy.
 SLOW_OPEN = """
 import sys, time
-from fsrs_calibration import cli
-open_collection = cli.open_collection
+from fsrs_calibration.cli import commands, copy
+open_collection = copy.open_collection
 def slow(path):
     time.sleep(4)
     return open_collection(path)
-cli.open_collection = slow
-sys.exit(cli.run())
+copy.open_collection = slow
+sys.exit(commands.run())
 """
 EXE = os.path.join(os.path.dirname(sys.executable), "fsrs-calibration")
 # The console command with the zip writer slowed down, so that a signal lands while the export is written.
 SLOW_EXPORT = """
 import sys, time
-from fsrs_calibration.metrics import ziparchive
+from fsrs_calibration.metrics.export import ziparchive
 add = ziparchive.ZipWriter.add
 def slow(*args, **kwargs):
     time.sleep(0.4)
     return add(*args, **kwargs)
 ziparchive.ZipWriter.add = slow
-from fsrs_calibration.cli import run
+from fsrs_calibration.cli.commands import run
 sys.exit(run())
 """
 
@@ -355,7 +355,7 @@ def test_clamp_params_clips_as_anki_does(mixed_collection, capsys):
 
 
 def _ranges():
-    from fsrs_calibration.metrics.options import PARAM_RANGES
+    from fsrs_calibration.metrics.models.ranges import PARAM_RANGES
 
     return PARAM_RANGES
 
@@ -410,7 +410,7 @@ def test_an_interruption_waits_for_the_end_of_a_held_block_and_never_comes_after
     out = run_python(
         """
 import os, signal
-from fsrs_calibration.metrics import interrupts
+from fsrs_calibration.metrics.export import interrupts
 interrupts.install()
 steps = []
 try:

@@ -8,8 +8,8 @@ import pytest
 from builder import DAY, DEFAULTS6, PARAMS19, WEIGHTS17, Builder, Entry
 from conftest import like_anki
 
-from fsrs_calibration.metrics.collection import read_collection
-from fsrs_calibration.metrics.evaluate import Options, evaluate
+from fsrs_calibration.metrics.jobs.evaluate import Options, evaluate
+from fsrs_calibration.metrics.read.collection import read_collection
 
 # (type, ease, factor) of every kind of row: learning/review/relearning answers, cram,
 # filtered with rescheduling, Reset (Forget), Set Due Date, Rescheduled.
@@ -94,7 +94,7 @@ def test_revlog_read_in_chunks_equals_one_read(open_col, monkeypatch):
     """Large revlogs are read in bounded id-range chunks; the arrays are those of one read."""
     import numpy as np
 
-    from fsrs_calibration.metrics import collection
+    from fsrs_calibration.metrics.read import collection
 
     whole = read_collection(open_col, None, with_durations=True, with_intervals=True)
     total = open_col.db.scalar("select count() from revlog")
@@ -112,7 +112,7 @@ def test_revlog_rows_out_of_id_order_are_sorted(monkeypatch, chunk_rows):
     stand-in database answers the reader's queries with each chunk's rows shuffled.)"""
     import random
 
-    from fsrs_calibration.metrics import collection
+    from fsrs_calibration.metrics.read import collection
 
     ids = list(range(10, 200, 10))  # 19 rows: several chunks of 3, the last one short
 

@@ -21,7 +21,7 @@ import pytest
 from builder import build_mixed
 from test_diagnose import build
 
-from fsrs_calibration.cli import main
+from fsrs_calibration.cli.commands import main
 
 PINS = Path(__file__).parent / "pins"
 REGENERATE = os.environ.get("PIN_REGENERATE") == "1"

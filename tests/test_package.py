@@ -38,7 +38,7 @@ def test_zip_contents(addon_file, record_testsuite_property):
     assert manifest["min_point_version"] == 250700 and "homepage" not in manifest and manifest["human_version"]
     for required in ("__init__.py", "bundled.py", "config.json", "config.md", "README.md", "LICENSE"):
         assert required in names
-    assert "metrics/evaluate.py" in names and "ui/menu.py" in names
+    assert "metrics/jobs/evaluate.py" in names and "metrics/read/anki_backend.py" in names and "ui/menu.py" in names
     own = [n for n in names if not n.startswith("vendor/")]
     for name in own:
         assert not name.startswith(("tests/", "bench/", "scripts/", ".", "build/", "dist/")), name

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from fsrs_calibration.metrics import benchmark_table as shipped
-from fsrs_calibration.metrics import standing as st
+from fsrs_calibration.metrics.score import benchmark_table as shipped
+from fsrs_calibration.metrics.score import standing as st
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "benchmark_table.py"

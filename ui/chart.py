@@ -33,8 +33,8 @@ from aqt.qt import (
     QWidget,
 )
 
-from ..metrics import formatting as fmt
-from ..metrics.safefile import safe_output
+from ..metrics.explain import formatting as fmt
+from ..metrics.export.safefile import safe_output
 
 PREDICTED = QColor("#0072B2")  # blue: FSRS's prediction (Okabe-Ito)
 MEASURED = QColor("#E69F00")  # orange: what you actually recalled

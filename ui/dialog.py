@@ -31,9 +31,9 @@ from aqt.qt import (
     QWidget,
 )
 
-from ..metrics import formatting as fmt
-from ..metrics.collection_file import damage_text, is_damage
 from ..metrics.errors import EvaluationError
+from ..metrics.explain import formatting as fmt
+from ..metrics.read.collection_file import damage_text, is_damage
 from .tab_compare import CompareView
 from .tab_decks import DecksView
 from .tab_export import LEAVES as EXPORT_LEAVES
@@ -88,17 +88,10 @@ def headline(ev: Any) -> str:
 
 def _read_scope(col: Any, kind: str, value: str, with_durations: bool = False) -> Any:
     """Return the engine's CollectionData of a dialog scope, with Anki's intervals (runs in the background op)."""
-    from ..metrics.collection import deck_search, read_collection
+    from ..metrics.read.collection import read_collection
+    from ..metrics.read.scope import scope_search
 
-    if kind == "deck":
-        search, label = deck_search(col, value), f'deck "{value}"'
-    elif kind == "preset":
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-        search, label = f'preset:"{escaped}"', f'preset "{value}"'
-    elif kind == "search":
-        search, label = value, None
-    else:
-        search, label = None, None
+    search, label = scope_search(col, kind, value)
     return read_collection(col, search, label, with_durations=with_durations, with_intervals=True)
 
 
@@ -125,7 +118,7 @@ class _Tabs(QTabWidget):
 
 def _options(choices: dict[str, str], anki_version: str) -> Any:
     """Return engine Options for the dialog's choices."""
-    from ..metrics.options import Options, short_term_floor_rating
+    from ..metrics.jobs.options import Options, short_term_floor_rating
 
     return Options(**choices, short_term_floor_rating=short_term_floor_rating(anki_version))
 
@@ -541,7 +534,7 @@ class CalibrationDialog(QDialog):
 
         def op(col: Any) -> Any:
             # numpy and the engine are first imported here, off the main thread (about 0.1 s)
-            from ..metrics.evaluate import evaluate
+            from ..metrics.jobs.evaluate import evaluate
 
             options = _options(choices, anki_version)
             data = self._scope_data(col, kind, value)
@@ -571,8 +564,8 @@ class CalibrationDialog(QDialog):
         status: dict[str, str] = {}
 
         def op(col: Any) -> Any:
-            from ..metrics.compare import compare
-            from ..optimizer import anki_trainer
+            from ..metrics.jobs.compare import compare
+            from ..metrics.read.anki_backend import anki_trainer
 
             data = self._scope_data(col, kind, value)
             return compare(data, _options(choices, anki_version), anki_trainer(col),
@@ -620,8 +613,8 @@ class CalibrationDialog(QDialog):
         status: dict[str, str] = {}
 
         def op(col: Any) -> Any:
-            from ..metrics.diagnose import diagnose
-            from ..optimizer import anki_health_check, anki_trainer
+            from ..metrics.jobs.diagnose import diagnose
+            from ..metrics.read.anki_backend import anki_health_check, anki_trainer
 
             data = self._scope_data(col, kind, value)
             options = _options({}, anki_version)
@@ -664,7 +657,7 @@ class CalibrationDialog(QDialog):
         scored = self.evaluation.overall.reviews if self.evaluation is not None and not self.stale else None
 
         def op(col: Any) -> Any:
-            from ..metrics.dataset import build_tables
+            from ..metrics.export.dataset import build_tables
 
             return build_tables(
                 _read_scope(col, kind, value, with_durations=True), whole_collection=kind == "collection"
@@ -699,7 +692,7 @@ class CalibrationDialog(QDialog):
 
         def op(col: Any) -> Any:
             from ..bundled import addon_version
-            from ..metrics.dataset import write_zip
+            from ..metrics.export.dataset import write_zip
 
             meta = {"addon_version": addon_version(), "anki_version": anki_version}
             # the save dialog asked before replacing a file; the collection itself is never replaced
@@ -823,7 +816,7 @@ class CalibrationDialog(QDialog):
 
     def copy_results(self) -> None:
         """Put the text report on the clipboard."""
-        from ..metrics.report import format_report
+        from ..metrics.explain.report import format_report
 
         clipboard = QApplication.clipboard()
         if self.evaluation is not None and clipboard is not None:

@@ -20,8 +20,8 @@ from aqt.qt import (
     QWidget,
 )
 
-from ..metrics import formatting as fmt
-from ..metrics.options import MODEL_DESCRIPTIONS, MODEL_NAMES, MODEL_SHORT
+from ..metrics.explain import formatting as fmt
+from ..metrics.explain.names import MODEL_DESCRIPTIONS, MODEL_NAMES, MODEL_SHORT
 from .chart import MODEL_COLORS, ChartWidget
 from .widgets import NumberItem, View, combo, fit_rows, page, table, tooltip
 
@@ -105,7 +105,7 @@ class CompareView(View):
 
     def show_comparison(self, cmp: Any) -> None:
         """Show an engine Comparison."""
-        from ..metrics.advice import comparison_advice
+        from ..metrics.explain.advice import comparison_advice
 
         self.comparison = cmp
         colors = {name: MODEL_COLORS[k % len(MODEL_COLORS)] for k, name in enumerate(cmp.models)}

@@ -7,7 +7,7 @@ from typing import Any
 
 from aqt.qt import QLabel, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
-from ..metrics import formatting as fmt
+from ..metrics.explain import formatting as fmt
 from .widgets import NumberItem, View, page, table, tooltip
 
 HEADERS = ["Deck", "Preset", "Reviews", "Predicted", "Measured", "Log loss", "RMSE (bins)", "AUC"]

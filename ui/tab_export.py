@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from aqt.qt import QHBoxLayout, QLabel, QPushButton, Qt, QVBoxLayout, QWidget
 
-from ..metrics import formatting as fmt
+from ..metrics.explain import formatting as fmt
 from .widgets import View, page, tooltip
 
 LEAVES = "Leaves your computer: for each review its answer button, kind, time taken and day number; card, note, " \

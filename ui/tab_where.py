@@ -6,7 +6,7 @@ from typing import Any
 
 from aqt.qt import QColor, QLabel, QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
-from ..metrics import formatting as fmt
+from ..metrics.explain import formatting as fmt
 from .chart import ChartWidget
 from .widgets import NumberItem, View, combo, page, table, tooltip
 
@@ -45,7 +45,7 @@ class WhereView(View):
         page(self, inner, 480, 330)
 
     def show_evaluation(self, ev: Any) -> None:
-        from ..metrics.where import MIN_REVIEWS, summary
+        from ..metrics.score.where import MIN_REVIEWS, summary
 
         self.evaluation = ev
         self.summary.setText(summary(ev.by_feature))
@@ -56,7 +56,7 @@ class WhereView(View):
         self._redraw()
 
     def _redraw(self) -> None:
-        from ..metrics.where import bin_errors
+        from ..metrics.score.where import bin_errors
 
         if self.evaluation is None:
             return

@@ -1,0 +1,70 @@
+"""What a command prints: one line for a mistake (control characters escaped), JSON, and output errors."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import sys
+from typing import Any
+
+from .arguments import PROG
+
+
+class OutputError(Exception):
+    """Standard output cannot be written (a full disk, a device error)."""
+
+
+def emit(text: str) -> None:
+    """Print `text` and flush it now, so that a write error surfaces here and not at exit."""
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise OutputError(f"cannot write the output: {err.strerror or err}.") from None
+
+
+def silence_stdout() -> None:
+    """Point standard output at the null device, so the interpreter's final flush cannot fail again."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def fail(message: str, output: bool = False) -> int:
+    """Print `message` as the one error line (control characters shown escaped); return status 2."""
+    print(f"{PROG}: error: {one_line(message)}", file=sys.stderr)
+    if output:
+        silence_stdout()
+    return 2
+
+
+def one_line(text: str) -> str:
+    """Return `text` with line breaks, escape codes and other control characters shown escaped (a path or
+    a deck name may hold them: the error stays one line and cannot drive the terminal)."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+def to_json(obj: Any) -> str:
+    return json.dumps(clean(obj), default=_json_default, indent=1)
+
+
+def _json_default(value: Any) -> Any:
+    """Return JSON-ready values for numpy scalars."""
+    if hasattr(value, "item"):
+        return value.item()
+    raise TypeError(type(value).__name__)
+
+
+def clean(obj: Any) -> Any:
+    """Return obj with NaN replaced by None, so the output is strict JSON."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: clean(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [clean(v) for v in obj]
+    return obj

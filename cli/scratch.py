@@ -1,0 +1,101 @@
+"""The command line's scratch folder: one per run, locked while the run lives, removed afterwards.
+
+A run's temporary copy of the collection (it holds the learner's notes) lives in a folder
+`fsrs-calibration-run-*` in the system's temp folder, with a `.lock` file the run holds locked
+(an advisory lock the kernel drops when the process dies, however it dies). The folder is removed
+when the run ends, is interrupted (SIGINT/SIGTERM) or fails; a run that was killed (SIGKILL, power
+loss) leaves it behind, and the next run removes every such folder whose lock nobody holds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import secrets
+import shutil
+import stat
+import tempfile
+import time
+from collections.abc import Iterator
+
+from ..metrics.export.interrupts import deferred
+
+try:
+    import fcntl
+except ImportError:  # Windows: stale folders are recognised by age instead
+    fcntl = None  # type: ignore[assignment]
+
+PREFIX = "fsrs-calibration-run-"
+MAKING = ".fsrs-calibration-new-"  # a folder being made, before its lock is held
+LEGACY = re.compile(r"fsrs-calibration-[a-z0-9_]{8}$")  # earlier versions' mkdtemp folders (no lock)
+LOCK = ".lock"
+
+
+@contextlib.contextmanager
+def run_folder() -> Iterator[str]:
+    """Yield a new private folder for this run's scratch files; it is removed when the block ends."""
+    remove_stale()
+    root = tempfile.gettempdir()
+    current, lock = "", -1
+    try:
+        with deferred():  # the folder and its cleanup come into being together
+            current = tempfile.mkdtemp(prefix=MAKING, dir=root)  # mode 0700, a name the sweep never looks at
+        lock = os.open(os.path.join(current, LOCK), os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        folder = os.path.join(root, PREFIX + secrets.token_hex(8))
+        with deferred():
+            os.rename(current, folder)  # visible to the sweep only once locked
+            current = folder
+        yield folder
+    finally:
+        if lock >= 0:
+            os.close(lock)
+        if current:
+            shutil.rmtree(current, ignore_errors=True)
+
+
+def remove_stale(root: str | None = None) -> list[str]:
+    """Remove the scratch folders of runs that died without cleaning up; return their paths."""
+    root = root or tempfile.gettempdir()
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return []
+    removed = []
+    for name in names:
+        if not (name.startswith(PREFIX) or LEGACY.match(name)):
+            continue
+        folder = os.path.join(root, name)
+        try:
+            info = os.lstat(folder)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(info.st_mode) or (hasattr(os, "getuid") and info.st_uid != os.getuid()):
+            continue  # not a folder of ours (a symlink, another user's)
+        if _is_stale(folder, name, info.st_mtime):
+            shutil.rmtree(folder, ignore_errors=True)
+            removed.append(folder)
+    return removed
+
+
+def _is_stale(folder: str, name: str, mtime: float) -> bool:
+    """Return whether no living run owns the folder."""
+    age = time.time() - mtime
+    if not name.startswith(PREFIX):
+        return age > 86400.0  # an earlier version's folder: its run cannot have lasted a day
+    try:
+        fd = os.open(os.path.join(folder, LOCK), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        if fcntl is None:
+            return age > 86400.0
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return False  # a living run holds it
+        return True
+    finally:
+        os.close(fd)

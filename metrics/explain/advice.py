@@ -1,0 +1,156 @@
+"""Plain-words advice from an evaluation or a comparison, never saying more than the intervals allow.
+
+Rules, in the order they are said:
+1. Too few reviews compared (< MIN_REVIEWS): say so, and make no other claim.
+2. A baseline (average, moving average, SM-2, Anki's intervals) as good as or better than FSRS with the
+   presets, within the 95% intervals: said first, with what it likely means.
+3. Out-of-sample FSRS against the best baseline: the only ground for saying that FSRS's parameters fit
+   (they predict reviews they were not trained on better than a baseline does).
+4. Presets against the defaults: better, worse (then: optimize) or equal within the intervals.
+5. AUC: a plain verdict band, with its interval.
+Two models differ "clearly" only when their 95% intervals do not overlap (a conservative test).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ..models.catalog import BASELINES
+from ..score.intervals import Z95
+from . import formatting as fmt
+from .names import MODEL_NAMES
+
+MIN_REVIEWS = 1000
+AUC_BANDS = ((0.6, "poor: barely better than a coin flip at telling which reviews you will forget"),
+             (0.7, "fair: FSRS tells the reviews you will forget from the others only roughly"),
+             (0.8, "good: FSRS usually ranks the reviews you will forget below the others"),
+             (1.01, "very good: FSRS ranks the reviews you will forget well below the others"))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Score:
+    """One model's log loss with its 95% interval, AUC and the counts behind them."""
+
+    name: str
+    log_loss: float
+    ci: tuple[float, float]
+    auc: float | None
+    reviews: int
+    remembered: int  # reviews answered Hard, Good or Easy
+
+
+def _named(model: str) -> str:
+    return MODEL_NAMES.get(model, model)
+
+
+def _ll(s: Score) -> str:
+    return f"{fmt.log_loss(s.log_loss)} (95% interval {fmt.interval(*s.ci)})"
+
+
+def compare(a: Score, b: Score) -> int:
+    """Return -1 if a's log loss is clearly lower (better) than b's, 1 if clearly higher, 0 if within noise."""
+    if a.ci[1] < b.ci[0]:
+        return -1
+    if a.ci[0] > b.ci[1]:
+        return 1
+    return 0
+
+
+def auc_interval(auc: float, positives: int, negatives: int) -> tuple[float, float]:
+    """Return the 95% interval of an AUC (Hanley & McNeil's standard error, normal approximation)."""
+    if positives <= 0 or negatives <= 0:
+        return 0.0, 1.0
+    q1, q2 = auc / (2 - auc), 2 * auc * auc / (1 + auc)
+    var = (auc * (1 - auc) + (positives - 1) * (q1 - auc * auc) + (negatives - 1) * (q2 - auc * auc)) / (
+        positives * negatives
+    )
+    half = Z95 * math.sqrt(max(var, 0.0))
+    return max(0.0, auc - half), min(1.0, auc + half)
+
+
+def auc_verdict(auc: float | None, reviews: int, remembered: int) -> str:
+    """Return one sentence judging an AUC, with its interval and the reviews it rests on."""
+    if auc is None:
+        return f"AUC is undefined: all {fmt.count(reviews)} reviews have the same answer kind."
+    low, high = auc_interval(auc, remembered, reviews - remembered)
+    band = next(text for top, text in AUC_BANDS if auc < top)
+    return (
+        f"AUC {fmt.auc(auc)} (95% interval {fmt.interval(low, high, 'auc')}, {fmt.count(reviews)} reviews) is {band}."
+    )
+
+
+def comparison_advice(cmp: Any) -> list[str]:
+    """Return the advice sentences of a comparison, the most important first (the comparison's guidance)."""
+    return list(cmp.guidance)
+
+
+def advise(scores: dict[str, Score], reviews: int) -> list[str]:
+    """Return the advice sentences for models' scores on the same `reviews` (see the module's rules)."""
+    if reviews < MIN_REVIEWS:
+        return [
+            f"Only {fmt.count(reviews)} reviews could be compared: too few to tell the models apart "
+            f"(at least {MIN_REVIEWS:,} are needed). The numbers are shown, but no conclusion is drawn from them."
+        ]
+    out: list[str] = []
+    own = scores.get("fsrs-preset")
+    oos = scores.get("fsrs-out-of-sample")
+    default = scores.get("fsrs-default")
+    baselines = [scores[b] for b in BASELINES if b in scores]
+    best_baseline = min(baselines, key=lambda s: s.log_loss, default=None)
+    n = f"{fmt.count(reviews)} reviews"
+
+    if own is not None:
+        rivals = [b for b in baselines if compare(b, own) <= 0]
+        if rivals:
+            b = min(rivals, key=lambda s: s.log_loss)
+            how = "does better than" if compare(b, own) < 0 else "does as well as (within the intervals)"
+            out.append(
+                f"{_named(b.name)} {how} FSRS with your presets: log loss {_ll(b)} against {_ll(own)}, on {n}. "
+                "FSRS's card-by-card predictions add little over that simple rule here. Common reasons: few "
+                "reviews per card, answer buttons used inconsistently (Hard for a forgotten card), or "
+                "parameters that do not fit (Deck Options → FSRS → Optimize)."
+            )
+
+    if oos is not None and best_baseline is not None:
+        verdict = compare(oos, best_baseline)
+        if verdict < 0:
+            out.append(
+                f"Trained only on earlier reviews, FSRS beats the best simple baseline ({_named(best_baseline.name)}) "
+                f"on reviews it had not seen: log loss {_ll(oos)} against {_ll(best_baseline)}, on {n}. "
+                "FSRS's model of your memory generalises."
+            )
+        elif verdict == 0:
+            out.append(
+                f"Trained only on earlier reviews, FSRS does no better than {_named(best_baseline.name)} within the "
+                f"intervals ({_ll(oos)} against {_ll(best_baseline)}, on {n}): the data cannot show that FSRS's "
+                "parameters fit your memory better than a simple rule."
+            )
+        else:
+            out.append(
+                f"Trained only on earlier reviews, FSRS does worse than {_named(best_baseline.name)} ({_ll(oos)} "
+                f"against {_ll(best_baseline)}, on {n}): FSRS's parameters do not capture your reviews well."
+            )
+    elif own is not None and oos is None:
+        out.append(
+            "Whether your parameters fit cannot be said from these numbers: your presets were probably optimized "
+            "on these same reviews. Include 'FSRS, trained on earlier reviews' in the comparison to find out."
+        )
+
+    if own is not None and default is not None:
+        verdict = compare(own, default)
+        if verdict < 0:
+            out.append(f"Your presets' parameters predict better than the defaults: log loss {_ll(own)} "
+                       f"against {_ll(default)}, on {n}.")  # fmt: skip
+        elif verdict > 0:
+            out.append(f"The default parameters predict better than your presets' ({_ll(default)} against "
+                       f"{_ll(own)}, on {n}): optimize them (Deck Options → FSRS → Optimize).")  # fmt: skip
+        else:
+            out.append(f"Your presets' parameters and the defaults predict equally well within the intervals "
+                       f"({_ll(own)} against {_ll(default)}, on {n}).")  # fmt: skip
+
+    ranked = own or oos or default
+    if ranked is not None:
+        out.append(auc_verdict(ranked.auc, ranked.reviews, ranked.remembered))
+    return out

@@ -1,0 +1,76 @@
+"""Plain-text report of an evaluation (shared by the command line and the add-on)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..jobs.evaluate import Evaluation
+from . import formatting as fmt
+from .advice import comparison_advice
+
+
+def format_report(ev: Evaluation) -> str:
+    """Return the plain-text report of an evaluation."""
+    o = ev.overall
+    lines = [
+        f"Reviews scored: {fmt.count(o.reviews)} on {fmt.count(o.cards)} cards",
+        f"Log loss:       {fmt.log_loss(o.log_loss)}",
+        f"RMSE (bins):    {fmt.rmse(o.rmse_bins)}  ({ev.options.binning} binning, {ev.options.weighting} weights)",
+        f"AUC:            {fmt.auc(o.auc)}",
+        f"Retention:      measured {fmt.percent(o.retention)}, predicted {fmt.percent(o.mean_predicted)}",
+        "",
+        "Calibration (predicted R bin: reviews, mean predicted, measured, 95% interval):",
+    ]
+    for b in ev.calibration.bins:
+        lines.append(
+            f"  {b.lower:5.3f}-{b.upper:5.3f}: {b.count:8,d}  {b.mean_predicted:6.3f}  {b.mean_actual:6.3f}"
+            f"  [{b.ci_low:5.3f}, {b.ci_high:5.3f}]"
+        )
+    if len(ev.decks) > 1:
+        lines += ["", "Per deck (cards whose home deck it is):"]
+        width = min(48, max(len(d.name) for d in ev.decks))
+        for d in ev.decks:
+            s = d.scores
+            lines.append(
+                f"  {d.name[:width]:<{width}}  {s.reviews:8,d}  log loss {fmt.log_loss(s.log_loss)}"
+                f"  RMSE {fmt.rmse(s.rmse_bins):>8}  AUC {fmt.auc(s.auc)}"
+            )
+    lines += ["", "Parameters:"]
+    for p in ev.params:
+        kept = "kept" if p.same_day == "keep" else "dropped"
+        lines.append(f"  {p.preset}: {p.source} ({p.length}), same-day repeats {kept}, {p.cards:,} cards")
+    for note in ev.notes:
+        lines.append(f"Note: {note}")
+    return "\n".join(lines)
+
+
+def format_diagnosis(diagnosis: Any) -> str:
+    """Return the plain-text list of findings: verdict, scope, summary, what to do and why."""
+    lines = []
+    for f in diagnosis.findings:
+        lines.append(f"[{f.verdict}] {f.id} — {f.scope}: {f.summary}")
+        if f.action:
+            lines.append(f"    What to do: {f.action}")
+        if f.why:
+            lines.append(f"    Why: {f.why}")
+    return "\n".join(lines)
+
+
+def format_comparison(cmp: Any, given_params: bool = False) -> str:
+    """Return the plain-text table of a comparison (`given_params`: fsrs-preset used the --params given)."""
+    lines = [
+        f"Compared on {fmt.count(cmp.reviews_compared)} of {fmt.count(cmp.reviews_total)} scored reviews "
+        "(the parts a time-series split tests: every review after the first sixth).",
+        "",
+        f"{'model':<20} {'log loss':>9} {'95% interval':>17} {'RMSE (bins)':>12} {'AUC':>6} {'UM+ max':>8}",
+    ]
+    for name, m in cmp.models.items():
+        ump = [v for v in cmp.um_plus[name].values() if v is not None]
+        lines.append(
+            f"{name:<20} {fmt.log_loss(m.log_loss):>9} {fmt.interval(*m.log_loss_ci):>17} {fmt.rmse(m.rmse_bins):>12}"
+            f" {fmt.auc(m.auc):>6} {fmt.log_loss(max(ump) if ump else None):>8}"
+        )
+    if given_params:
+        lines += ["", "fsrs-preset: FSRS with the parameters given with --params (not the presets')."]
+    lines += [""] + comparison_advice(cmp)
+    return "\n".join(lines)

@@ -1,0 +1,181 @@
+"""Writing an output file safely: never onto the collection, a device or a folder, whole or not at all.
+
+Every command and dialog that writes a file goes through `safe_output`:
+- the target must not be the collection or one of its side files (-wal, -shm, -journal, media
+  database), whatever path, symlink or hard link leads there;
+- it must be a regular file or not exist yet; an existing file is kept unless `force` is given
+  (the dialog's save dialog has asked already);
+- the bytes go to a new, uniquely named file in the target's folder, created exclusively (O_EXCL,
+  never through a symlink), synced to disk, then renamed over the target in one step. Without
+  `force` the rename is a hard link that fails if the target appeared meanwhile.
+The temporary file is named `.NAME.XXXX.part` and is locked while written; a later write to the
+same folder removes the leftovers of runs that were killed (their lock is gone).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import tempfile
+from collections.abc import Iterable, Iterator
+from typing import BinaryIO
+
+from ..errors import EvaluationError
+from . import interrupts
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; leftovers of killed runs stay (they hold no personal data)
+    fcntl = None  # type: ignore[assignment]
+
+SIDE_SUFFIXES = ("", "-wal", "-shm", "-journal")
+PART_SUFFIX = ".part"
+
+
+def collection_files(collection: str) -> list[str]:
+    """Return the collection's file and the files SQLite and Anki keep beside it."""
+    base = os.path.splitext(collection)[0]
+    return [collection + s for s in SIDE_SUFFIXES] + [base + ".media.db2", base + ".media.db2-wal"]
+
+
+def check_target(path: str, protected: Iterable[str] = (), force: bool = False) -> str:
+    """Return the absolute target path, or raise EvaluationError (one sentence) if writing there is refused."""
+    if not path or not path.strip():
+        raise EvaluationError("No output file given.")
+    target = os.path.abspath(path)
+    real = os.path.realpath(target)
+    for name in protected:
+        for side in collection_files(name):
+            if os.path.realpath(side) == real or _same_file(side, target):
+                raise EvaluationError(
+                    f"{path}: that is the collection (or one of its files); choose another name for the output."
+                )
+    try:
+        info = os.stat(target)  # through a symlink: what would really be replaced
+    except FileNotFoundError:
+        info = None
+    except OSError as err:
+        raise EvaluationError(f"{path}: cannot use it as the output ({err.strerror or err}).") from None
+    if info is not None:
+        if stat.S_ISDIR(info.st_mode):
+            raise EvaluationError(f"{path}: is a folder; give the name of the file to write.")
+        if not stat.S_ISREG(info.st_mode):
+            raise EvaluationError(f"{path}: is not a regular file (a device, pipe or socket); nothing was written.")
+        if not force:
+            raise EvaluationError(f"{path}: already exists; nothing was written (use --force to replace it).")
+    elif os.path.islink(target):
+        raise EvaluationError(f"{path}: is a symbolic link to a missing file; nothing was written.")
+    folder = os.path.dirname(target)
+    if not os.path.isdir(folder):
+        raise EvaluationError(f"{folder}: no such folder.")
+    return target
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Return whether both paths exist and are the same file (hard links included)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def safe_output(path: str, protected: Iterable[str] = (), force: bool = False) -> Iterator[BinaryIO]:
+    """Yield a binary file to write the output into; on success it replaces `path` whole, else nothing changes.
+
+    Raises EvaluationError when the target is refused (see check_target) or cannot be written.
+    """
+    protected = list(protected)
+    target = check_target(path, protected, force)
+    folder, name = os.path.split(target)
+    remove_dead_parts(folder, name)
+    fd, part = -1, ""
+    try:
+        with interrupts.deferred():  # the part file and its cleanup come into being together
+            fd, part = tempfile.mkstemp(prefix=f".{name}.", suffix=PART_SUFFIX, dir=folder)  # O_EXCL, O_NOFOLLOW
+        _lock(fd)
+        with os.fdopen(fd, "wb", closefd=False) as out:
+            yield out
+            out.flush()
+            os.fsync(fd)
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, 0o644)  # mkstemp made it 0600; an export is an ordinary file
+        check_target(path, protected, force)  # nothing may have taken the name's place meanwhile
+        interrupts.stop()  # from here on the output is written: an interruption no longer cancels it
+        if force:
+            os.replace(part, target)
+        else:
+            _link_new(part, target, path)
+        _sync_folder(folder)
+    except OSError as err:
+        raise EvaluationError(f"{path}: could not write the file ({err.strerror or err}); nothing was saved.") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+        if part:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(part)
+
+
+def _link_new(part: str, target: str, path: str) -> None:
+    """Give the finished file the target's name, failing if a file of that name exists by now."""
+    try:
+        os.link(part, target, follow_symlinks=False)
+    except FileExistsError:
+        raise EvaluationError(f"{path}: already exists; nothing was written (use --force to replace it).") from None
+    except OSError as err:
+        if err.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK, errno.ENOSYS):
+            raise
+        os.replace(part, target)  # a file system without hard links: checked just before
+
+
+def _lock(fd: int) -> None:
+    """Hold an exclusive lock on the open temporary file while this process lives."""
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def _sync_folder(folder: str) -> None:
+    """Make the rename durable (POSIX); a no-op where folders cannot be opened."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def remove_dead_parts(folder: str, name: str) -> None:
+    """Remove `.NAME.*.part` files in `folder` that no living process holds locked (left by a killed run)."""
+    if fcntl is None:
+        return
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return
+    for entry in entries:
+        if not (entry.startswith(f".{name}.") and entry.endswith(PART_SUFFIX)):
+            continue
+        full = os.path.join(folder, entry)
+        try:
+            fd = os.open(full, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        except OSError:
+            continue  # a symlink or something else: not ours, left alone
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue  # a living run is writing it
+            with contextlib.suppress(OSError):
+                if os.path.samestat(os.fstat(fd), os.lstat(full)):  # still the file that was checked
+                    os.remove(full)
+        finally:
+            os.close(fd)

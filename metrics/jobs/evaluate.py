@@ -1,0 +1,359 @@
+"""Evaluation: collection arrays in, log loss / RMSE (bins) / AUC / calibration (overall and per deck) out."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from ..errors import Cancelled, EvaluationError
+from ..models.fsrs import replay
+from ..models.params import to_fsrs6
+from ..read.collection import CollectionData, ignore_before_ms
+from ..reviews.presets import card_presets
+from ..reviews.revlog import Reviews, build_reviews, finish_reviews, run_starts, stable_order
+from ..score.binning import FeatureBin, bin_keys, breakdown, rmse_bins
+from ..score.calibration import Calibration, calibration_table
+from ..score.scores import auc, log_loss, recency_weights
+from .options import BINNINGS, DEFAULT_OPTIONS, Options
+
+NO_REVIEWS = (
+    "No reviews to score in this scope: FSRS is scored on reviews of cards that have a "
+    "learning step and at least one later review on another day."
+)
+
+
+@dataclass(frozen=True)
+class Scores:
+    """The numbers for one group of scored reviews."""
+
+    reviews: int
+    cards: int
+    log_loss: float
+    rmse_bins: float
+    auc: float | None
+    retention: float  # measured: share of scored reviews answered Hard/Good/Easy
+    mean_predicted: float
+
+
+@dataclass(frozen=True)
+class DeckScores:
+    """Scores of the cards whose home deck is this deck (subdecks not included)."""
+
+    deck_id: int
+    name: str
+    scores: Scores
+    calibration: Calibration
+    preset: str = ""  # the deck's preset name (empty for a dataset, which has none)
+
+
+@dataclass(frozen=True)
+class ParamSource:
+    """Which parameters a group of cards was evaluated with."""
+
+    preset: str
+    source: str  # fsrsParams6 / fsrsParams5 / fsrsWeights / defaults / given
+    length: int
+    same_day: str  # keep or drop
+    cards: int
+
+
+@dataclass(frozen=True)
+class Scored:
+    """The scored reviews in time order, with everything a chart needs (arrays)."""
+
+    p: np.ndarray
+    y: np.ndarray
+    weight: np.ndarray
+    delta_t: np.ndarray
+    n_reviews: np.ndarray
+    n_lapses: np.ndarray
+    card_id: np.ndarray
+    deck_id: np.ndarray
+    revlog_id: np.ndarray
+    bin_key: np.ndarray
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The result of one evaluation."""
+
+    overall: Scores
+    calibration: Calibration
+    decks: list[DeckScores]
+    params: list[ParamSource]
+    options: Options
+    notes: list[str] = field(default_factory=list)
+    scored: Scored | None = None
+    by_feature: dict[str, list[FeatureBin]] = field(default_factory=dict)  # interval, reviews, lapses
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the JSON object of the CLI's --json (arrays left out)."""
+        out: dict[str, Any] = asdict(self.overall)
+        out.update(
+            weighting=self.options.weighting,
+            binning=self.options.binning,
+            same_day=self.options.same_day,
+            params_choice=self.options.params if isinstance(self.options.params, str) else "given",
+            calibration=[asdict(b) for b in self.calibration.bins],
+            calibration_summary=_summary(self.calibration),
+            decks=[
+                {
+                    "deck_id": d.deck_id,
+                    "name": d.name,
+                    "preset": d.preset,
+                    **asdict(d.scores),
+                    "calibration": [asdict(b) for b in d.calibration.bins],
+                    "calibration_summary": _summary(d.calibration),
+                }
+                for d in self.decks
+            ],
+            params=[asdict(p) for p in self.params],
+            by_feature={k: [asdict(b) for b in v] for k, v in self.by_feature.items()},
+            notes=list(self.notes),
+        )
+        return out
+
+
+def _summary(calibration: Calibration) -> dict[str, Any]:
+    """Return the calibration's fit, R², MAE and Brier numbers without its bins."""
+    return {k: v for k, v in calibration.to_dict().items() if k != "bins"}
+
+
+def score(p: np.ndarray, y: np.ndarray, w: np.ndarray, keys: np.ndarray, cards: np.ndarray) -> Scores:
+    """Return the scores of predictions p for outcomes y with weights w and bin keys."""
+    return Scores(
+        reviews=int(p.size),
+        cards=int(np.count_nonzero(np.bincount(cards))) if cards.size else 0,
+        log_loss=log_loss(p, y, w),
+        rmse_bins=rmse_bins(p, y, w, keys),
+        auc=auc(p, y),  # a ranking measure: every review counts once, whatever the weighting
+        retention=float(np.mean(y)) if p.size else math.nan,
+        mean_predicted=float(np.mean(p)) if p.size else math.nan,
+    )
+
+
+def _weights(n: int, weighting: str) -> np.ndarray:
+    """Return the review weights in time order."""
+    return recency_weights(n) if weighting == "recency" else np.ones(n)
+
+
+def card_ignore_before(data: CollectionData, card_preset: np.ndarray | None = None) -> np.ndarray:
+    """Return each card's ignore-before time in ms (its preset's ignoreRevlogsBeforeDate, 0 when unset)."""
+    card_preset = card_presets(data) if card_preset is None else card_preset
+    if card_preset.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    preset_ids, preset_of_card = np.unique(card_preset, return_inverse=True)
+    ignore_of_preset = np.array([ignore_before_ms(data.presets.get(i)) for i in preset_ids.tolist()], dtype=np.int64)
+    return ignore_of_preset[preset_of_card.reshape(-1)]
+
+
+def evaluate(
+    data: CollectionData, options: Options = DEFAULT_OPTIONS, should_stop: Callable[[], bool] | None = None
+) -> Evaluation:
+    """Return the evaluation of FSRS on the scope read into `data`.
+
+    `should_stop` is polled between stages (and replay steps); when it returns True the
+    evaluation raises Cancelled.
+    """
+    (scored, card), sources, notes = _predict_collection(data, options, should_stop)
+    ev = _summarize(scored, card, options, data.deck_names, sources, notes, should_stop)
+    preset_names = {pid: p.name for pid, p in data.presets.items()}
+    ev.decks[:] = [replace(d, preset=preset_names.get(data.deck_preset.get(d.deck_id, -1), "")) for d in ev.decks]
+    return ev
+
+
+def predict(
+    data: CollectionData, options: Options = DEFAULT_OPTIONS, should_stop: Callable[[], bool] | None = None
+) -> Scored:
+    """Return the reviews `evaluate` scores, with FSRS's predictions, without scoring them (the same arrays)."""
+    return _predict_collection(data, options, should_stop)[0][0]
+
+
+def _predict_collection(
+    data: CollectionData, options: Options, should_stop: Callable[[], bool] | None
+) -> tuple[tuple[Scored, np.ndarray], list[ParamSource], list[str]]:
+    """Return the scored reviews of a collection with their predictions (and each one's card index), the
+    parameters' sources and notes."""
+    options.validate()
+
+    def check() -> None:
+        if should_stop is not None and should_stop():
+            raise Cancelled()
+
+    n_cards = data.card_ids.size
+    card_preset = card_presets(data)
+    has_history = np.zeros(n_cards, dtype=bool)
+    has_history[data.revlog.card] = True
+    if not has_history.any():
+        raise EvaluationError(NO_REVIEWS)
+
+    # Parameter sets: one per preset in use, or one for all cards.
+    sets: list[np.ndarray] = []
+    set_of_card = np.zeros(n_cards, dtype=np.int64)
+    drop_of_set: list[bool] = []
+    sources: list[ParamSource] = []
+    notes: list[str] = []
+
+    def same_day_for(length: int) -> bool:
+        return options.same_day == "drop" or (options.same_day == "auto" and length == 17)
+
+    if isinstance(options.params, str) and options.params == "preset":
+        for preset_id in np.unique(card_preset[has_history]).tolist():
+            preset = data.presets.get(preset_id)
+            raw = preset.params if preset else []
+            name = preset.name if preset else "(missing preset)"
+            sets.append(to_fsrs6(raw, where=f'Preset "{name}"'))
+            drop_of_set.append(same_day_for(len(raw)))
+            members = card_preset == preset_id
+            set_of_card[members] = len(sets) - 1
+            source = preset.params_key if preset and raw else "defaults"
+            sources.append(
+                ParamSource(name, source, len(raw) or 21, "drop" if drop_of_set[-1] else "keep",
+                            int(np.count_nonzero(members & has_history)))
+            )  # fmt: skip
+            if not raw:
+                notes.append(f'Preset "{name}" has no FSRS parameters of its own; its cards use the defaults.')
+    else:
+        given: list[Any] = [] if options.params == "default" else list(options.params)
+        sets.append(to_fsrs6(given, where="The given parameters" if given else "defaults"))
+        drop_of_set.append(same_day_for(len(given)))
+        sources.append(
+            ParamSource("(all cards)", "given" if given else "defaults", len(given) or 21,
+                        "drop" if drop_of_set[-1] else "keep", int(np.count_nonzero(has_history)))
+        )  # fmt: skip
+    if not data.fsrs_enabled:
+        notes.append("FSRS is switched off in this collection; the numbers show how FSRS would have predicted.")
+
+    ignore = card_ignore_before(data, card_preset)
+    drop = np.array(drop_of_set, dtype=bool)[set_of_card] if n_cards else np.zeros(0, dtype=bool)
+    check()
+    scored = _predict_reviews(
+        build_reviews(data.revlog, data.next_day_at, ignore, drop),  # held only there: freed after the replay
+        np.stack(sets), set_of_card, options, data.card_ids, data.home_deck, should_stop,
+    )  # fmt: skip
+    return scored, sources, notes
+
+
+def _predict_reviews(
+    reviews: Reviews,
+    param_sets: np.ndarray,
+    set_of_card: np.ndarray,
+    options: Options,
+    card_ids: np.ndarray,
+    home_deck: np.ndarray,
+    should_stop: Callable[[], bool] | None,
+) -> tuple[Scored, np.ndarray]:
+    """Return the scored reviews in time order with FSRS's predictions, and each one's card index into
+    card_ids (shared by collections and datasets)."""
+    if should_stop is not None and should_stop():
+        raise Cancelled()
+    if not reviews.scored.any():
+        raise EvaluationError(NO_REVIEWS)
+    seg_card = reviews.card[reviews.first]
+    predicted = replay(
+        reviews.rating,
+        reviews.delta_t,
+        reviews.first,
+        param_sets,
+        options.short_term_floor_rating,
+        param_index=set_of_card[seg_card],
+        should_stop=should_stop,
+    )
+
+    sel = np.flatnonzero(reviews.scored)
+    sel = sel[np.argsort(reviews.revlog_id[sel], kind="stable")]  # time order, as Anki sorts items
+    card = reviews.card[sel]
+    p = predicted.retrievability[sel]
+    y = (reviews.rating[sel] > 1).astype(np.float64)
+    delta_t, n_rev, n_lapse = reviews.delta_t[sel], reviews.n_reviews[sel], reviews.n_lapses[sel]
+    revlog_id = reviews.revlog_id[sel]
+    del reviews, predicted, sel  # the per-entry arrays are no longer needed
+    keys = bin_keys(delta_t, n_rev, n_lapse, BINNINGS[options.binning])
+    return Scored(
+        p=p, y=y, weight=_weights(p.size, options.weighting), delta_t=delta_t, n_reviews=n_rev, n_lapses=n_lapse,
+        card_id=card_ids[card], deck_id=home_deck[card], revlog_id=revlog_id, bin_key=keys,
+    ), card  # fmt: skip
+
+
+def _summarize(
+    scored: Scored,
+    card: np.ndarray,
+    options: Options,
+    deck_names: dict[int, str],
+    sources: list[ParamSource],
+    notes: list[str],
+    should_stop: Callable[[], bool] | None,
+) -> Evaluation:
+    """Return the evaluation of scored reviews (`card`: their card indexes): overall, per deck, calibration,
+    by feature."""
+
+    def check() -> None:
+        if should_stop is not None and should_stop():
+            raise Cancelled()
+
+    p, y, w, keys, deck = scored.p, scored.y, scored.weight, scored.bin_key, scored.deck_id
+    delta_t, n_rev, n_lapse = scored.delta_t, scored.n_reviews, scored.n_lapses
+    overall = score(p, y, w, keys, card)
+    deck_scores = []
+    deck_ids, deck_group = np.unique(deck, return_inverse=True)
+    order = stable_order(deck_group.reshape(-1))
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(deck_group))))
+    for j, did in enumerate(deck_ids.tolist()):
+        check()
+        idx = order[bounds[j] : bounds[j + 1]]  # time order kept (stable sort)
+        s = score(p[idx], y[idx], _weights(idx.size, options.weighting), keys[idx], card[idx])
+        name = deck_names.get(int(did), f"(deck {did})")
+        deck_scores.append(DeckScores(int(did), name, s, calibration_table(p[idx], y[idx])))
+    deck_scores.sort(key=lambda d: d.name.lower())
+    return Evaluation(
+        overall=overall,
+        calibration=calibration_table(p, y),
+        decks=deck_scores,
+        params=sources,
+        options=options,
+        notes=notes,
+        scored=scored,
+        by_feature=breakdown(delta_t, n_rev, n_lapse, p, y, BINNINGS[options.binning]),
+    )
+
+
+def evaluate_tables(
+    tables: Any, options: Options = DEFAULT_OPTIONS, should_stop: Callable[[], bool] | None = None
+) -> Evaluation:
+    """Return the evaluation of FSRS on benchmark-format tables (an export or anki-revlogs-10k).
+
+    Each card's history is its revlogs rows in time order from its learning start (state 0);
+    elapsed_days is delta_t. The tables carry no parameters: use default or given ones.
+    """
+    options.validate()
+    if isinstance(options.params, str) and options.params == "preset":
+        raise EvaluationError("A dataset holds no presets' parameters: use --params default or a list of numbers.")
+    rl, cards = tables.revlogs, tables.cards
+    if rl["card_id"].size == 0:
+        raise EvaluationError(NO_REVIEWS)
+    order = stable_order(rl["card_id"])  # rows are in time order: keep it within each card
+    card_id = rl["card_id"][order]
+    card_ids, card = np.unique(card_id, return_inverse=True)
+    card = card.reshape(-1).astype(np.int32)
+    first = run_starts(card)
+    delta_t = np.where(first | (rl["state"][order] == 0), 0, np.maximum(rl["elapsed_days"][order], 0))
+    given: list[Any] = [] if options.params == "default" else list(options.params)
+    drop = options.same_day == "drop" or (options.same_day == "auto" and len(given) == 17)
+    reviews = finish_reviews(
+        card, order.astype(np.int64), rl["rating"][order].astype(np.int32), delta_t.astype(np.int32), first,
+        np.full(card_ids.size, drop),
+    )  # fmt: skip
+    deck_of_card = dict(zip(cards["card_id"].tolist(), cards["deck_id"].tolist(), strict=True))
+    home = np.array([deck_of_card.get(c, -1) for c in card_ids.tolist()], dtype=np.int64)
+    names = {int(d): f"deck {d}" for d in np.unique(home).tolist()}
+    source = ParamSource("(all cards)", "given" if given else "defaults", len(given) or 21,
+                         "drop" if drop else "keep", int(card_ids.size))  # fmt: skip
+    scored, card = _predict_reviews(
+        reviews, to_fsrs6(given, where="The given parameters" if given else "defaults")[None, :],
+        np.zeros(card_ids.size, dtype=np.int64), options, card_ids, home, should_stop,
+    )  # fmt: skip
+    return _summarize(scored, card, options, names, [source], [], should_stop)

@@ -1,0 +1,72 @@
+"""What to evaluate with: parameters, weighting, binning constants, the same-day rule of an Anki version.
+
+No numpy here: the command line and the dialog read options before the engine is imported.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..errors import EvaluationError
+
+WEIGHTINGS = ("uniform", "recency")
+SAME_DAY = ("auto", "keep", "drop")
+
+
+@dataclass(frozen=True)
+class Binning:
+    """One constant set: each feature x goes to round(a * b^floor(log(x)/log(b)), digits)."""
+
+    name: str
+    interval: tuple[float, float]
+    reviews: tuple[float, float]
+    lapses: tuple[float, float]
+    half_even: bool  # numpy/Python rounding (the wiki pseudocode) or half away from zero (fsrs-rs)
+
+
+BINNINGS: dict[str, Binning] = {
+    # fsrs-rs r_matrix_index (Anki's Evaluate), srs-benchmark, fsrs-optimizer.
+    "benchmark": Binning("benchmark", (2.48, 3.62), (1.99, 1.89), (1.65, 1.73), half_even=False),
+    # The Metric page pseudocode (seeds 000-002).
+    "wiki": Binning("wiki", (2.48, 2.57), (1.52, 1.58), (1.4, 1.48), half_even=True),
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    """What to evaluate with: parameters ("preset", "default" or numbers), weighting, binning, same-day mode."""
+
+    params: str | Sequence[float] = "preset"
+    weighting: str = "uniform"
+    binning: str = "benchmark"
+    same_day: str = "auto"  # auto: drop for 17-parameter (FSRS-4.5) sets, keep otherwise
+    short_term_floor_rating: int = 2  # 2 for Anki >= 26.08 (fsrs-rs 6), 3 before
+
+    def validate(self) -> None:
+        """Raise EvaluationError for an unknown option value."""
+        if self.weighting not in WEIGHTINGS:
+            raise EvaluationError(f"Unknown weighting {self.weighting!r}; use one of {', '.join(WEIGHTINGS)}.")
+        if self.binning not in BINNINGS:
+            raise EvaluationError(f"Unknown binning {self.binning!r}; use one of {', '.join(BINNINGS)}.")
+        if self.same_day not in SAME_DAY:
+            raise EvaluationError(f"Unknown same-day mode {self.same_day!r}; use one of {', '.join(SAME_DAY)}.")
+        if isinstance(self.params, str) and self.params not in ("preset", "default"):
+            raise EvaluationError(f"Unknown parameter choice {self.params!r}; use preset, default or a list.")
+
+
+DEFAULT_OPTIONS = Options()
+
+
+def short_term_floor_rating(anki_version: str | None) -> int:
+    """Return the lowest same-day rating whose stability increase is floored at 1 for this Anki.
+
+    fsrs-rs >= 6.0 (Anki 26.08 and later) floors Hard, Good and Easy (G >= 2); older
+    versions and the published benchmark floor only Good and Easy (G >= 3). An unknown
+    version gets the current rule.
+    """
+    match = re.match(r"\s*(\d+)\.(\d+)", anki_version or "")  # "26.05b2", "25.09rc1", "2.1.66"
+    if match is None:
+        return 2
+    return 2 if (int(match[1]), int(match[2])) >= (26, 8) else 3

@@ -1,0 +1,239 @@
+"""Read the parts of an Anki collection the engine needs into arrays (the only module that touches `col`).
+
+It uses only the collection object it is handed (`col.db`, `col.sched.day_cutoff`,
+`col.decks`, `col.find_cards`, `col.get_config`) and never writes.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import EvaluationError
+from ..models.params import preset_raw_params
+from ..reviews.revlog import Revlog, stable_order
+from .collection_file import is_damage
+
+DEFAULT_PRESET_ID = 1
+_CHUNK_ROWS = 1_000_000  # revlog rows per range query: bounds the size of one result string
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A deck options preset: its name, raw parameter list and ignore-before date."""
+
+    id: int
+    name: str
+    params: list[Any]
+    params_key: str = ""  # fsrsParams6 / fsrsParams5 / fsrsWeights, "" when none
+    ignore_before: str = ""
+    desired_retention: float | None = None
+
+
+@dataclass(frozen=True)
+class CollectionData:
+    """Everything evaluation needs from one collection and scope, as arrays and small dicts."""
+
+    revlog: Revlog  # entries of the cards in scope, sorted by (card, id)
+    card_ids: np.ndarray  # int64, sorted; `revlog.card` indexes it
+    home_deck: np.ndarray  # int64 per card: odid when in a filtered deck, else did
+    card_note: np.ndarray  # int64 note id per card
+    next_day_at: int
+    deck_names: dict[int, str] = field(default_factory=dict)  # every deck, filtered ones too
+    deck_preset: dict[int, int] = field(default_factory=dict)  # normal deck id -> preset id
+    presets: dict[int, Preset] = field(default_factory=dict)
+    fsrs_enabled: bool = False
+    scope: str = ""
+
+
+def _parse_ints(text: str | None) -> np.ndarray | None:
+    """Return the comma-separated integers of `text` as int64, or None if any is not an integer."""
+    if not text:
+        return np.zeros(0, dtype=np.int64)
+    expected = text.count(",") + 1
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # older numpy warns and stops at a value it cannot parse
+            values = np.fromstring(text, dtype=np.int64, sep=",")  # text mode: fast and exact
+    except ValueError:  # newer numpy raises instead
+        return None
+    return values if values.size == expected else None
+
+
+def _int_columns(col: Any, select: str, columns: Sequence[tuple[str, str]], *args: Any) -> list[np.ndarray]:
+    """Return integer columns aggregated by one query, as equally long int64 arrays.
+
+    Each column is (expression, robust expression). The plain expressions are read first; if any
+    value is not an integer (a REAL or text written by some tool) the query is repeated with the
+    robust ones, which cast every value to an integer.
+    """
+    for robust in (False, True):
+        exprs = ", ".join(f"group_concat({pair[1] if robust else pair[0]}, ',')" for pair in columns)
+        row = col.db.first(select.format(exprs), *args) or [None] * len(columns)
+        arrays = [a for a in (_parse_ints(text) for text in row) if a is not None]
+        if len(arrays) == len(columns) and len({a.size for a in arrays}) == 1:
+            return arrays
+    raise EvaluationError("The collection holds revlog or card values that cannot be read as whole numbers.")
+
+
+def _int(column: str) -> tuple[str, str]:
+    """Return a column read as stored, and cast to an integer for odd rows."""
+    return column, f"ifnull(cast({column} as integer), 0)"
+
+
+# The small revlog columns packed into one integer: ease * 16 + kind * 2 + (factor == 0).
+# The kind follows Anki's reading of `type` (rslib storage/revlog): the value as u8 when it is
+# 0..5, else Learning (0) - including REAL or text values, which fail Anki's integer conversion.
+_KIND = "(case when typeof(type) = 'integer' and (type & 255) between 0 and 5 then (type & 255) else 0 end)"
+_PACKED = (
+    f"ease*16 + {_KIND}*2 + (factor = 0)",
+    f"ifnull(cast(ease as integer), 0)*16 + {_KIND}*2 + (ifnull(factor, 0) = 0)",
+)
+
+
+def _revlog_rows(col: Any, with_durations: bool = False, with_intervals: bool = False) -> list[np.ndarray]:
+    """Return [id, cid, packed(, time)(, ivl)] of the whole revlog in id order, read once in bounded chunks."""
+    total = int(col.db.scalar("select count() from revlog") or 0)
+    wanted = [_int("id"), _int("cid"), _PACKED]
+    wanted += ([_int("time")] if with_durations else []) + ([_int("ivl")] if with_intervals else [])
+    columns = [np.empty(total, dtype=np.int64) for _ in wanted]  # filled in place: no concatenation peak
+    filled = 0
+    start = -(2**63)
+    while True:
+        last = total - filled <= _CHUNK_ROWS  # the rest fits in one chunk: a plain scan, no subquery
+        chunk = _int_columns(
+            col,
+            "select {} from revlog where id >= ?"
+            if last
+            else "select {} from (select id, cid, ease, type, factor, time, ivl from revlog"
+            " where id >= ? order by id limit ?)",
+            wanted,
+            start,
+            *(() if last else (_CHUNK_ROWS,)),
+        )
+        size = chunk[0].size
+        if filled + size > total:  # rows added since the count (only possible on a live collection)
+            columns = [np.concatenate([c[:filled], np.empty(size, dtype=np.int64)]) for c in columns]
+            total = filled + size
+        for column, values in zip(columns, chunk, strict=True):
+            column[filled : filled + size] = values
+        filled += size
+        if last or size < _CHUNK_ROWS:
+            break
+        start = int(chunk[0].max()) + 1  # the next chunk starts after every id read so far
+    columns = [c[:filled] for c in columns]
+    if filled > 1 and not np.all(columns[0][1:] > columns[0][:-1]):  # SQLite scans rowid order; make sure
+        by_id = np.argsort(columns[0], kind="stable")
+        columns = [c[by_id] for c in columns]
+    return columns
+
+
+def _date_ms(text: str) -> int:
+    """Return a "YYYY-MM-DD" date as milliseconds at UTC midnight (0 for an empty string)."""
+    if not text:
+        return 0
+    day = _dt.datetime.strptime(text.strip(), "%Y-%m-%d").replace(tzinfo=_dt.UTC)
+    return int(day.timestamp() * 1000)
+
+
+def ignore_before_ms(preset: Preset | None) -> int:
+    """Return the preset's ignoreRevlogsBeforeDate in ms (0 when unset)."""
+    if preset is None or not preset.ignore_before:
+        return 0
+    try:
+        return _date_ms(preset.ignore_before)
+    except ValueError:
+        raise EvaluationError(
+            f'Preset "{preset.name}": the ignore-before date {preset.ignore_before!r} is not a YYYY-MM-DD date.'
+        ) from None
+
+
+def read_collection(
+    col: Any,
+    search: str | None = None,
+    scope_label: str | None = None,
+    with_durations: bool = False,
+    with_intervals: bool = False,
+) -> CollectionData:
+    """Return the revlog, cards, decks and presets of the cards matching `search` (all cards if None).
+
+    `scope_label` names the scope in messages (e.g. 'deck "Spanish"'); by default the search itself.
+    `with_durations` also reads each review's time taken (for the benchmark export), `with_intervals`
+    the interval Anki scheduled (for comparisons).
+    """
+    next_day_at = int(col.sched.day_cutoff)
+    cards = np.stack(
+        _int_columns(col, "select {} from cards", (_int("id"), _int("did"), _int("odid"), _int("nid"))), axis=1
+    )
+    if cards.size:
+        cards = cards[np.argsort(cards[:, 0], kind="stable")]
+    if search is not None and search.strip():
+        try:
+            wanted = np.array(sorted(col.find_cards(search)), dtype=np.int64)
+        except Exception as err:  # anki.errors.SearchError and friends; metrics/ cannot import anki
+            if is_damage(err):
+                raise  # the collection's fault, not the search's: said as such by the caller
+            raise EvaluationError(f"The search {search!r} is not valid: {err}") from None
+        if wanted.size == 0:
+            raise EvaluationError(
+                f"No cards in {scope_label}." if scope_label else f"No cards match the search {search!r}."
+            )
+        cards = cards[np.isin(cards[:, 0], wanted)]
+    elif cards.size == 0:
+        raise EvaluationError("The collection has no cards.")
+    card_ids = cards[:, 0]
+    home = np.where(cards[:, 2] != 0, cards[:, 2], cards[:, 1])
+
+    rid, cid, packed, *rest = _revlog_rows(col, with_durations, with_intervals)
+    pos = np.searchsorted(card_ids, cid).astype(np.int32)
+    np.minimum(pos, max(card_ids.size - 1, 0), out=pos)
+    take = np.flatnonzero(card_ids[pos] == cid) if card_ids.size else np.zeros(0, dtype=np.int64)
+    del cid
+    take = take[stable_order(pos[take])]  # by card, then time (the rows come in id order)
+    packed = packed[take]
+    revlog = Revlog(
+        id=rid[take],
+        card=pos[take],
+        ease=np.clip(packed >> 4, -(2**31), 2**31 - 1).astype(np.int32),
+        type=((packed & 15) >> 1).astype(np.int8),
+        factor=(1 - (packed & 1)).astype(np.int8),  # only whether the row's factor is 0 matters
+        duration=rest[0][take] if with_durations else None,
+        ivl=rest[-1][take] if with_intervals else None,
+        time_rank=take.astype(np.int32) if rid.size < 2**31 else take,
+    )
+
+    deck_names: dict[int, str] = {}
+    deck_preset: dict[int, int] = {}
+    for deck in col.decks.all():
+        did = int(deck["id"])
+        deck_names[did] = str(deck["name"])
+        if not deck.get("dyn"):
+            deck_preset[did] = int(deck.get("conf", DEFAULT_PRESET_ID) or DEFAULT_PRESET_ID)
+    presets: dict[int, Preset] = {}
+    for conf in col.decks.all_config():
+        key, values = preset_raw_params(conf)
+        presets[int(conf["id"])] = Preset(
+            id=int(conf["id"]),
+            name=str(conf.get("name", "")),
+            params=values,
+            params_key=key,
+            ignore_before=str(conf.get("ignoreRevlogsBeforeDate") or ""),
+            desired_retention=conf.get("desiredRetention"),
+        )
+    return CollectionData(
+        revlog=revlog,
+        card_ids=card_ids,
+        home_deck=home,
+        card_note=cards[:, 3],
+        next_day_at=next_day_at,
+        deck_names=deck_names,
+        deck_preset=deck_preset,
+        presets=presets,
+        fsrs_enabled=bool(col.get_config("fsrs", False)),
+        scope=search or "",
+    )
