@@ -49,7 +49,7 @@ col.close(downgrade=False)
 
 def build(path: str, reviews: int, seed: int = 11) -> None:
     """Write a collection with at least `reviews` revlog rows in several decks and presets."""
-    from builder import DEFAULTS6, PARAMS19, WEIGHTS17, Builder
+    from support.builder import DEFAULTS6, PARAMS19, WEIGHTS17, Builder
 
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = path + ".part"

@@ -8,7 +8,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 
-from builder import DEFAULTS6, WEIGHTS17, Builder  # noqa: E402
+from support.builder import DEFAULTS6, WEIGHTS17, Builder  # noqa: E402
 
 
 def build_sample(path: str, seed: int = 2024) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import like_anki
+from support.anki import like_anki
 
 from fsrs_calibration.metrics.jobs.evaluate import Options, evaluate
 from fsrs_calibration.metrics.models.params import preset_raw_params

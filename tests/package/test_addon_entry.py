@@ -9,9 +9,9 @@ import pathlib
 import subprocess
 import sys
 
-from conftest import run_python
+from support.anki import run_python
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def test_import_outside_anki_registers_nothing():

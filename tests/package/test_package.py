@@ -10,14 +10,11 @@ import sys
 import zipfile
 from pathlib import Path
 
+import package
 import pytest
-from conftest import run_python
+from support.anki import run_python
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-
-import package  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 LOCK = json.loads((ROOT / "scripts" / "numpy-wheels.json").read_text())
 SIZE_TARGET_MB = 60
@@ -131,17 +128,12 @@ def test_missing_platform_gives_a_message_not_an_error(tmp_path):
     assert "needs numpy" in out and "Python 3.13" in out
 
 
-def anki_python() -> str:
-    path = os.environ.get("E2E_PYTHON") or str(ROOT / ".venv-anki" / "bin" / "python")
-    assert os.path.exists(path), "the Anki environment without numpy is missing: run `make test`"
-    return path
-
-
 def test_installed_in_anki_without_numpy_gives_the_cli_numbers(addon_file, tmp_path):
     """Anki's own add-on manager installs the file; the Tools menu runs it with the bundled numpy."""
-    from harness import make_base, run_anki
+    from e2e.harness import anki_python, make_base, run_anki
 
     python = anki_python()
+    assert os.path.exists(python), "the Anki environment without numpy is missing: run `make test`"
     assert subprocess.run([python, "-c", "import numpy"], capture_output=True).returncode != 0
     sample = ROOT / "build" / "sample" / "collection.anki2"
     if not sample.exists():

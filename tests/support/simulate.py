@@ -13,8 +13,9 @@ import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from builder import DAY, LEARN, REVIEW, Builder, Entry
 from fsrs import Card, Rating, Scheduler
+
+from support.builder import DAY, LEARN, REVIEW, Builder, Entry
 
 START = datetime(2020, 1, 1, 12, tzinfo=UTC)
 

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "e2e"))
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # (name, screen width, height in device pixels with the taskbar left out, QT_SCALE_FACTOR)
 SCREENS = [
@@ -31,7 +30,7 @@ def sample() -> str:
 
 @pytest.mark.parametrize("name, width, height, scale", SCREENS, ids=[s[0] for s in SCREENS])
 def test_the_dialog_fits_the_screen(sample, tmp_path, name, width, height, scale):
-    from harness import install_working_tree, make_base, run_anki
+    from e2e.harness import install_working_tree, make_base, run_anki
 
     base = tmp_path / "base"
     make_base(base, sample, sys.executable)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from builder import DAY, DEFAULTS6, PARAMS19, WEIGHTS17, Builder, Entry
-from conftest import like_anki
+from support.anki import like_anki
+from support.builder import DAY, DEFAULTS6, PARAMS19, WEIGHTS17, Builder, Entry
 
 from fsrs_calibration.metrics.jobs.evaluate import Options, evaluate
 from fsrs_calibration.metrics.read.collection import read_collection

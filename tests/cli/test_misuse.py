@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from builder import DEFAULTS6
+from support.builder import DEFAULTS6
 
 from fsrs_calibration.cli.commands import main
 from fsrs_calibration.metrics.errors import EvaluationError
@@ -405,7 +405,7 @@ def test_a_closed_pipe_ends_quietly(mixed_collection):
 
 
 def test_an_interruption_waits_for_the_end_of_a_held_block_and_never_comes_after_stop():
-    from conftest import run_python
+    from support.anki import run_python
 
     out = run_python(
         """

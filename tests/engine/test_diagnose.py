@@ -1,7 +1,7 @@
 """The diagnosis on simulated learners whose true memory model is known (FSRS with known parameters).
 
 Each scenario runs over several seeds; the false-alarm and miss counts asserted here are the ones the
-README states. Collections are real Anki collections (the `anki` package) built by tests/simulate.py.
+README states. Collections are real Anki collections (the `anki` package) built by tests/support/simulate.py.
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ import os
 import sys
 
 import pytest
-from builder import DEFAULTS6
-from simulate import Learner, build_learner_collection
+from support.builder import DEFAULTS6
+from support.learners import build
+from support.simulate import Learner, build_learner_collection
 
 from fsrs_calibration.cli.commands import main
 from fsrs_calibration.metrics.jobs.diagnose import VERDICTS, diagnose
@@ -26,15 +27,6 @@ SCENARIOS = {"honest": {}, "hard": {"hard_share": 0.7}, "again": {"again_share":
 FAR_OFF = [v * 0.2 for v in DEFAULTS6[:4]] + DEFAULTS6[4:20] + [0.6]
 # A second kind of material: cards forgotten much faster (initial stabilities a tenth), harder.
 OTHER = [v * 0.1 for v in DEFAULTS6[:4]] + [DEFAULTS6[4] + 2.0] + DEFAULTS6[5:]
-
-
-def build(path: str, seed: int, cards: int = 500, days: int = 300, preset=True, **kw) -> str:
-    learner = Learner(true_params=list(DEFAULTS6), seed=seed, **kw)
-    params = {"Main": (list(DEFAULTS6) if preset is True else preset) if preset else None}
-    build_learner_collection(
-        path, {"Main": (learner, cards)}, days=days, preset_params=params, seed=1000 + seed
-    ).close()
-    return path
 
 
 def run(path: str, health: bool = False, train: bool = True):

@@ -44,7 +44,7 @@ def test_a_small_budget_trains_one_fold_at_a_time_with_the_same_numbers(request)
     """Under a budget too small for two trainings, the five folds never overlap, and the comparison is
     the one of the default budget (the same requests: Anki's optimizer gives the same parameters)."""
     from anki.collection import Collection
-    from builder import build_mixed
+    from support.builder import build_mixed
 
     from fsrs_calibration.metrics.jobs.compare import compare
     from fsrs_calibration.metrics.read.anki_backend import anki_trainer

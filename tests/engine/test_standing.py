@@ -23,7 +23,7 @@ import pytest
 from fsrs_calibration.metrics.score import benchmark_table as shipped
 from fsrs_calibration.metrics.score import standing as st
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "benchmark_table.py"
 BANDS = (100, 1000)  # fixture bands: fewer than 100, 100–999, 1000+ reviews
 PER_BAND = 50  # with 50 users, hazen quantiles at every 1% fall on each user's value: exact at midpoints

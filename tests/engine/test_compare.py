@@ -159,7 +159,7 @@ def test_a_part_replayed_alone_predicts_as_the_whole_replay():
 def larger_col(tmp_path_factory):
     """The mixed collection's kinds of history, four times the cards (about 10,000 scored reviews)."""
     from anki.collection import Collection
-    from builder import build_mixed
+    from support.builder import build_mixed
 
     path = str(tmp_path_factory.mktemp("larger") / "collection.anki2")
     build_mixed(path, seed=11, cards_per_deck=240)["builder"].close()

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from builder import WEIGHTS17, Builder
+from support.builder import WEIGHTS17, Builder
 
 from fsrs_calibration.cli.commands import main
 

@@ -6,7 +6,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from qt_helpers import ThreadRunner
+from support.qt_helpers import ThreadRunner
 
 from fsrs_calibration.metrics.errors import EvaluationError
 from fsrs_calibration.metrics.explain.report import format_report
@@ -15,7 +15,7 @@ from fsrs_calibration.metrics.read.collection import read_collection
 from fsrs_calibration.metrics.read.scope import deck_search
 from fsrs_calibration.ui.dialog import CalibrationDialog
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "build" / "screenshots"
 
 
@@ -129,7 +129,7 @@ def test_messages_in_the_dialog(qtbot, col, kind, value, fragment):
 
 def test_deck_with_no_or_only_same_day_reviews(qtbot, tmp_path):
     from anki.collection import Collection
-    from builder import LEARN, Builder, Entry
+    from support.builder import LEARN, Builder, Entry
 
     path = str(tmp_path / "collection.anki2")
     b = Builder(path, seed=4)

@@ -3,7 +3,7 @@
 - What a crash leaves: the `-wal` of a session Anki did not close (read with it, by its path or through
   a symlink, nothing created beside it) and a hot `-journal` (rolled back in the private copy).
 - Damaged collections (a damaged page, a preset or deck that is not valid protobuf, a missing table):
-  one line that suggests Check Database, in every command and in the dialog.
+  one line that suggests Check Database, in every command (the dialog: tests/ui/test_dialog_damage.py).
 - One line on stderr for every mistake (argparse, names holding line breaks or escape codes, early
   Ctrl-C), and no thread left running when the command ends (a thread inside pyarrow at exit aborted
   the process now and then).
@@ -17,7 +17,6 @@ import os
 import random
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -25,10 +24,9 @@ import time
 from pathlib import Path
 
 import pytest
-from qt_helpers import ThreadRunner
+from support.damage import DAMAGE, damage
 
 from fsrs_calibration.cli.commands import main
-from fsrs_calibration.ui.dialog import CalibrationDialog
 
 EXE = os.path.join(os.path.dirname(sys.executable), "fsrs-calibration")
 ONE_LINE_START = "fsrs-calibration: error: "
@@ -159,40 +157,9 @@ def test_a_fifo_as_collection_is_refused_at_once(tmp_path, how):
 
 
 # -- damaged collections -----------------------------------------------------------------------------
-def _corrupt_root_page(path: Path, table: str) -> None:
-    con = sqlite3.connect(path)
-    root = con.execute("select rootpage from sqlite_master where name = ?", (table,)).fetchone()[0]
-    page_size = con.execute("pragma page_size").fetchone()[0]
-    con.close()
-    with open(path, "r+b") as f:
-        f.seek((root - 1) * page_size)
-        f.write(b"\x07" * 64)  # not a b-tree page header
-
-
-DAMAGE = {
-    "damaged revlog page": (lambda p: _corrupt_root_page(p, "revlog"), "cannot be read"),
-    "damaged cards page": (lambda p: _corrupt_root_page(p, "cards"), "cannot be read"),
-    "preset not protobuf": ("update deck_config set config = x'ffffff'", "cannot read"),
-    "deck not protobuf": ("update decks set common = x'ffffff' where id != 1", "cannot read"),
-    "no deck_config table": ("drop table deck_config", "deck_config"),
-    "no decks table": ("drop table decks", "decks"),
-}
-
-
 @pytest.fixture(scope="module")
 def damaged(mixed_collection, tmp_path_factory) -> dict[str, Path]:
-    made = {}
-    for name, (how, _) in DAMAGE.items():
-        path = tmp_path_factory.mktemp("damaged") / "collection.anki2"
-        shutil.copy(mixed_collection["path"], path)
-        if callable(how):
-            how(path)
-        else:
-            con = sqlite3.connect(path)
-            con.executescript(how)
-            con.close()
-        made[name] = path
-    return made
+    return {name: damage(mixed_collection["path"], tmp_path_factory.mktemp("damaged"), name) for name in DAMAGE}
 
 
 @pytest.mark.parametrize("name", list(DAMAGE))
@@ -208,23 +175,6 @@ def test_a_damaged_collection_is_one_line_in_every_command(damaged, name, comman
     assert err.startswith(ONE_LINE_START) and err.count("\n") == 1, err
     assert str(path) in err and "Check Database" in err and DAMAGE[name][1] in err
     assert files(path.parent) == before and not (tmp_path / "out.zip").exists()
-
-
-def test_a_damaged_collection_is_a_message_in_the_dialog(qtbot, damaged):
-    from anki.collection import Collection
-
-    col = Collection(str(damaged["damaged revlog page"]))
-    try:
-        dialog = CalibrationDialog(None, ThreadRunner(col), {}, None, "26.09.3")
-        qtbot.addWidget(dialog)
-        dialog.show()
-        for start in (dialog.run, dialog.run_diagnosis, dialog.run_compare):
-            start()
-            qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
-            assert "Check Database" in dialog.headline.text() and dialog.evaluation is None
-        dialog.close()
-    finally:
-        col.close(downgrade=False)
 
 
 # -- one line for every mistake ----------------------------------------------------------------------

@@ -10,10 +10,10 @@ import zipfile
 
 import numpy as np
 import pytest
-from builder import Builder
-from conftest import run_python
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.anki import run_python
+from support.builder import Builder
 
 from fsrs_calibration.cli.commands import main
 from fsrs_calibration.metrics.errors import EvaluationError
@@ -84,9 +84,6 @@ def test_round_trip_equals_collection_evaluation(mixed_collection, tmp_path, sam
 
 def test_round_trip_through_the_command_line(tmp_path, capsys):
     sample = tmp_path / "sample.anki2"
-    import sys
-
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
     from make_sample import build_sample
 
     build_sample(str(sample), seed=5)
