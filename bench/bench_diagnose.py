@@ -50,17 +50,22 @@ def main() -> None:
     med = {k: statistics.median(v) for k, v in times.items()}
     ours = out["ours"]
     assert isinstance(ours, dict)
-    print(json.dumps({
-        "collection": path,
-        "median_seconds": {k: round(v, 2) for k, v in med.items()},
-        "ours_minus_anki_seconds": round(med["ours"] - med["anki"], 2),
-        "target_met": med["ours"] <= med["anki"] + 1.5,
-        "peak_rss_mib": {k: round(v, 1) for k, v in rss.items()},
-        "health_check_ours": ours["anki_health_check"],
-        "health_check_anki": out["anki"],
-        "findings": [(f["id"], f["scope"], f["verdict"]) for f in ours["findings"]],
-        "runs": {k: [round(x, 2) for x in v] for k, v in times.items()},
-    }, indent=1))  # fmt: skip
+    print(
+        json.dumps(
+            {
+                "collection": path,
+                "median_seconds": {k: round(v, 2) for k, v in med.items()},
+                "ours_minus_anki_seconds": round(med["ours"] - med["anki"], 2),
+                "target_met": med["ours"] <= med["anki"] + 1.5,
+                "peak_rss_mib": {k: round(v, 1) for k, v in rss.items()},
+                "health_check_ours": ours["anki_health_check"],
+                "health_check_anki": out["anki"],
+                "findings": [(f["id"], f["scope"], f["verdict"]) for f in ours["findings"]],
+                "runs": {k: [round(x, 2) for x in v] for k, v in times.items()},
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -143,8 +143,13 @@ def main() -> None:
     rss: dict[str, float] = {k: 0.0 for k in times}
     result = None
     for _ in range(args.repeat):
-        commands = (("ours", ours_cmd), ("anki_whole", whole_cmd), ("anki_presets", preset_cmd), ("export", export_cmd),
-                    ("export_no_pyarrow", export_cmd))  # fmt: skip
+        commands = (
+            ("ours", ours_cmd),
+            ("anki_whole", whole_cmd),
+            ("anki_presets", preset_cmd),
+            ("export", export_cmd),
+            ("export_no_pyarrow", export_cmd),
+        )
         for name, cmd in commands:
             wall, peak, out = run_measured(cmd, csv_only_env if name == "export_no_pyarrow" else None)
             times[name].append(wall)

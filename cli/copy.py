@@ -20,8 +20,14 @@ from .scratch import run_folder
 if TYPE_CHECKING:
     from ..metrics.read.collection import CollectionData
 
-ENGINE = ("metrics.read.collection", "metrics.jobs.evaluate", "metrics.explain.report", "metrics.jobs.compare",
-          "metrics.export.dataset", "metrics.jobs.diagnose")  # fmt: skip
+ENGINE = (
+    "metrics.read.collection",
+    "metrics.jobs.evaluate",
+    "metrics.explain.report",
+    "metrics.jobs.compare",
+    "metrics.export.dataset",
+    "metrics.jobs.diagnose",
+)
 
 
 def open_collection(path: str) -> Any:
@@ -103,8 +109,10 @@ def put_aside(data: Any, col: Any, progress: Any, step: str) -> Iterator[Any]:
     except OSError as err:
         with contextlib.suppress(OSError):
             os.unlink(path)
-        raise UsageError(f"Cannot write a temporary file in {os.path.dirname(path)} ({err.strerror}); "
-                         "free some space in the temporary folder and try again.") from None  # fmt: skip
+        raise UsageError(
+            f"Cannot write a temporary file in {os.path.dirname(path)} ({err.strerror}); "
+            "free some space in the temporary folder and try again."
+        ) from None
     del data
     gc.collect()
     col.db.execute("pragma shrink_memory")  # SQLite's page cache of the read (about 40 MB at 5M reviews)

@@ -121,8 +121,14 @@ def _str(text: str) -> str:
 
 
 def _wrap(text: str, indent: str = "") -> list[str]:
-    return textwrap.wrap(text, WIDTH - 4, initial_indent=indent, subsequent_indent=indent + "    ",
-                         break_long_words=False, break_on_hyphens=False)  # fmt: skip
+    return textwrap.wrap(
+        text,
+        WIDTH - 4,
+        initial_indent=indent,
+        subsequent_indent=indent + "    ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
 
 
 def render(table: dict[str, Any], meta: dict[str, Any], command: str) -> str:

@@ -21,8 +21,12 @@ def build_sample(path: str, seed: int = 2024) -> None:
     lang = b.preset("Languages", "fsrsParams6", optimized)
     old = b.preset("Medicine (FSRS-4.5)", "fsrsWeights", WEIGHTS17)
     rows = []
-    plan = [("Languages::Spanish", lang, 400, 0.10), ("Languages::Japanese::Kanji", lang, 350, 0.18),
-            ("Medicine", old, 300, 0.14), ("Geography", None, 250, 0.08)]  # fmt: skip
+    plan = [
+        ("Languages::Spanish", lang, 400, 0.10),
+        ("Languages::Japanese::Kanji", lang, 350, 0.18),
+        ("Medicine", old, 300, 0.14),
+        ("Geography", None, 250, 0.08),
+    ]
     for name, preset, n, p_again in plan:
         did = b.deck(name, preset)
         for cid in b.cards(did, n, marker="sample "):

@@ -52,9 +52,9 @@ def fetch_wheel(spec: dict, version: str, python: str, cache: Path) -> Path:
     path = cache / spec["file"]
     if not path.exists() or sha256(path) != spec["sha256"]:
         cache.mkdir(parents=True, exist_ok=True)
-        cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
-               "--python-version", python, "--implementation", "cp", "--abi", "cp" + python.replace(".", ""),
-               "--platform", spec["platform"], "-d", str(cache), f"numpy=={version}"]  # fmt: skip
+        flags = "--quiet --no-deps --only-binary=:all: --implementation cp".split()
+        target = ["--python-version", python, "--abi", "cp" + python.replace(".", ""), "--platform", spec["platform"]]
+        cmd = [sys.executable, "-m", "pip", "download", *flags, *target, "-d", str(cache), f"numpy=={version}"]
         subprocess.run(cmd, check=True)
     if not path.exists():
         raise SystemExit(f"the registry did not give {spec['file']}")

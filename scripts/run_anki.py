@@ -46,8 +46,9 @@ def main() -> None:
     print(f"No display: running Anki offscreen on {base} (its output is kept in {base / 'run.json'})…")
     shots = ROOT / "build" / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
-    out = run_anki(base, "tools", base / "run.json", {"E2E_SHOTS": str(shots), "E2E_DECK": "Languages"},
-                   python=sys.executable)  # fmt: skip
+    out = run_anki(
+        base, "tools", base / "run.json", {"E2E_SHOTS": str(shots), "E2E_DECK": "Languages"}, python=sys.executable
+    )
     if "error" in out:
         raise SystemExit(f"Anki run failed: {out['error']}")
     print("No display: Anki ran offscreen. What the dialog showed:\n")

@@ -118,8 +118,11 @@ def test_evaluate_dataset_needs_no_anki(tmp_path):
     folder = tmp_path / "ds"
     from fsrs_calibration.metrics.export.dataset import Tables
 
-    t = Tables(tables["revlogs"], {"card_id": np.array([0]), "note_id": np.array([0]), "deck_id": np.array([0])},
-               {"deck_id": np.array([0]), "parent_id": np.array([1]), "preset_id": np.array([0])})  # fmt: skip
+    t = Tables(
+        tables["revlogs"],
+        {"card_id": np.array([0]), "note_id": np.array([0]), "deck_id": np.array([0])},
+        {"deck_id": np.array([0]), "parent_id": np.array([1]), "preset_id": np.array([0])},
+    )
     write_zip(t, str(tmp_path / "x.zip"), {})
     zipfile.ZipFile(tmp_path / "x.zip").extractall(folder)
     code = (
@@ -170,13 +173,24 @@ def builder_rules(dataset) -> dict[str, list[tuple]]:
     note_map: dict[int, int] = {}
     deck_map: dict[int, int] = {}
     for c in dataset.cards:
-        cards.append((card_map.setdefault(c.id, len(card_map)), note_map.setdefault(c.note_id, len(note_map)),
-                      deck_map.setdefault(c.deck_id, len(deck_map))))  # fmt: skip
+        cards.append(
+            (
+                card_map.setdefault(c.id, len(card_map)),
+                note_map.setdefault(c.note_id, len(note_map)),
+                deck_map.setdefault(c.deck_id, len(deck_map)),
+            )
+        )
     preset_map: dict[int, int] = {}
     # parent_id: the parent's deck number, -1 for a top-level deck (Anki's research export says 0). The
     # builder numbers parent_id apart from deck_id, which loses the tree; ours keeps it (see the README).
-    decks = [(deck_map.setdefault(d.id, len(deck_map)), -1 if d.parent_id == 0 else deck_map.setdefault(d.parent_id,
-              len(deck_map)), preset_map.setdefault(d.preset_id, len(preset_map))) for d in dataset.decks]  # fmt: skip
+    decks = [
+        (
+            deck_map.setdefault(d.id, len(deck_map)),
+            -1 if d.parent_id == 0 else deck_map.setdefault(d.parent_id, len(deck_map)),
+            preset_map.setdefault(d.preset_id, len(preset_map)),
+        )
+        for d in dataset.decks
+    ]
     return {"revlogs": revlogs, "cards": cards, "decks": decks}
 
 
@@ -216,8 +230,11 @@ MARK = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=12, max_size=12).
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(marks=st.lists(MARK, min_size=5, max_size=5, unique=True), seed=st.integers(0, 10**6),
-       id_base=st.integers(10**12, 9 * 10**12))  # fmt: skip
+@given(
+    marks=st.lists(MARK, min_size=5, max_size=5, unique=True),
+    seed=st.integers(0, 10**6),
+    id_base=st.integers(10**12, 9 * 10**12),
+)
 def test_export_holds_nothing_personal(tmp_path_factory, marks, seed, id_base):
     path = str(tmp_path_factory.mktemp("priv") / "collection.anki2")
     b = Builder(path, seed)

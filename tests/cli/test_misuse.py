@@ -388,9 +388,12 @@ def test_compare_uses_the_params_given(mixed_collection, capsys):
 def test_a_full_stdout_is_one_line_and_status_2(mixed_collection):
     with open("/dev/full", "w") as full:
         proc = subprocess.run(
-            [EXE, "evaluate", mixed_collection["path"], "--json"], stdout=full, stderr=subprocess.PIPE, text=True,
+            [EXE, "evaluate", mixed_collection["path"], "--json"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
             timeout=120,
-        )  # fmt: skip
+        )
     assert proc.returncode == 2
     one_line_error(proc.stderr, "cannot write the output: No space left on device")
 
@@ -398,9 +401,12 @@ def test_a_full_stdout_is_one_line_and_status_2(mixed_collection):
 def test_a_closed_pipe_ends_quietly(mixed_collection):
     """`fsrs-calibration evaluate … | head -1` through a real shell pipe."""
     proc = subprocess.run(
-        f"'{EXE}' evaluate '{mixed_collection['path']}' --json | head -1", shell=True, capture_output=True, text=True,
+        f"'{EXE}' evaluate '{mixed_collection['path']}' --json | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
         timeout=120,
-    )  # fmt: skip
+    )
     assert proc.stdout == "{\n" and proc.stderr == ""
 
 

@@ -72,16 +72,35 @@ def test_benchmark_binning_ranges_of_reference():
     b = BINNINGS["benchmark"]
     t = np.arange(1, 3000)
     assert _ranges(t, bin_values(t, *b.interval, 2, False))[:7] == [
-        (1, 3), (4, 13), (14, 47), (48, 171), (172, 621), (622, 2250), (2251, 2999)
-    ]  # fmt: skip
+        (1, 3),
+        (4, 13),
+        (14, 47),
+        (48, 171),
+        (172, 621),
+        (622, 2250),
+        (2251, 2999),
+    ]
     n = np.arange(2, 163)
     assert _ranges(n, bin_values(n, *b.reviews, 0, False)) == [
-        (2, 3), (4, 6), (7, 12), (13, 24), (25, 45), (46, 86), (87, 162)
-    ]  # fmt: skip
+        (2, 3),
+        (4, 6),
+        (7, 12),
+        (13, 24),
+        (25, 45),
+        (46, 86),
+        (87, 162),
+    ]
     lapses = np.arange(0, 47)
     assert _ranges(lapses, bin_values(lapses, *b.lapses, 0, False)) == [
-        (0, 0), (1, 1), (2, 2), (3, 5), (6, 8), (9, 15), (16, 26), (27, 46)
-    ]  # fmt: skip
+        (0, 0),
+        (1, 1),
+        (2, 2),
+        (3, 5),
+        (6, 8),
+        (9, 15),
+        (16, 26),
+        (27, 46),
+    ]
 
 
 def test_fsrs_rs_key_values():

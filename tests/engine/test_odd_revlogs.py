@@ -14,9 +14,16 @@ from fsrs_calibration.metrics.read.collection import read_collection
 # (type, ease, factor) of every kind of row: learning/review/relearning answers, cram,
 # filtered with rescheduling, Reset (Forget), Set Due Date, Rescheduled.
 KINDS = [
-    ((0, None, 0), 6), ((1, None, 2500), 10), ((2, None, 2500), 4), ((3, 0, 0), 1), ((3, None, 0), 2),
-    ((3, None, 2500), 2), ((4, 0, 0), 1), ((4, 0, 2500), 1), ((5, 0, 2500), 1),
-]  # fmt: skip
+    ((0, None, 0), 6),
+    ((1, None, 2500), 10),
+    ((2, None, 2500), 4),
+    ((3, 0, 0), 1),
+    ((3, None, 0), 2),
+    ((3, None, 2500), 2),
+    ((4, 0, 0), 1),
+    ((4, 0, 2500), 1),
+    ((5, 0, 2500), 1),
+]
 
 
 def random_history(rng: random.Random) -> list[Entry]:
@@ -123,8 +130,11 @@ def test_revlog_rows_out_of_id_order_are_sorted(monkeypatch, chunk_rows):
         def first(self, sql, start, *limit):
             rows = [i for i in ids if i >= start][: limit[0] if limit else None]
             random.Random(start).shuffle(rows)
-            return [",".join(str(i) for i in rows), ",".join(str(i // 10) for i in rows),
-                    ",".join(str(i * 2) for i in rows)]  # fmt: skip
+            return [
+                ",".join(str(i) for i in rows),
+                ",".join(str(i // 10) for i in rows),
+                ",".join(str(i * 2) for i in rows),
+            ]
 
     class Col:
         db = ShuffledDb()

@@ -110,8 +110,12 @@ def test_bundled_numpy_never_shadows_another(tmp_path):
     for mode, owner in (("other", "other add-on"), ("none", "ours")):
         out = subprocess.run(
             [sys.executable, "-c", code, mode, str(other.parent), str(tmp_path / "vendor")],
-            capture_output=True, text=True, env=env, timeout=60, cwd=str(ROOT),
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+            cwd=str(ROOT),
+        )
         assert out.returncode == 0, out.stderr
         assert out.stdout.startswith(owner)
         assert ("vendor" in out.stdout) == (mode == "none")

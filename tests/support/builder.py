@@ -17,15 +17,24 @@ DAY = 86_400
 # revlog.type
 LEARN, REVIEW, RELEARN, FILTERED, MANUAL, RESCHEDULED = range(6)
 
-DEFAULTS6 = [
-    0.212, 1.2931, 2.3065, 8.2956, 6.4133, 0.8334, 3.0194, 0.001, 1.8722, 0.1666,
-    0.796, 1.4835, 0.0614, 0.2629, 1.6483, 0.6014, 1.8729, 0.5425, 0.0912, 0.0658, 0.1542,
-]  # fmt: skip
+
+def floats(text: str) -> list[float]:
+    """Return the numbers written in `text`, separated by spaces (parameter lists kept on few lines)."""
+    return [float(x) for x in text.split()]
+
+
+DEFAULTS6 = floats(
+    "0.212 1.2931 2.3065 8.2956 6.4133 0.8334 3.0194 0.001 1.8722 0.1666 0.796 1.4835 0.0614 0.2629 "
+    "1.6483 0.6014 1.8729 0.5425 0.0912 0.0658 0.1542"
+)
 # Median FSRS-4.5-era weights (benchmark README, "FSRS rs") and an FSRS-5 set.
-WEIGHTS17 = [0.3824, 0.9, 2.1198, 10.973, 4.9515, 1.0301, 0.9165, 0.0297, 1.5906, 0.1575, 1.0132,
-             2.228, 0.064, 0.3429, 1.3407, 0.2419, 2.8759]  # fmt: skip
-PARAMS19 = [0.40255, 1.18385, 3.173, 15.69105, 7.1949, 0.5345, 1.4604, 0.0046, 1.54575, 0.1192,
-            1.01925, 1.9395, 0.11, 0.29605, 2.2698, 0.2315, 2.9898, 0.51655, 0.6621]  # fmt: skip
+WEIGHTS17 = floats(
+    "0.3824 0.9 2.1198 10.973 4.9515 1.0301 0.9165 0.0297 1.5906 0.1575 1.0132 2.228 0.064 0.3429 1.3407 0.2419 2.8759"
+)
+PARAMS19 = floats(
+    "0.40255 1.18385 3.173 15.69105 7.1949 0.5345 1.4604 0.0046 1.54575 0.1192 1.01925 1.9395 0.11 "
+    "0.29605 2.2698 0.2315 2.9898 0.51655 0.6621"
+)
 
 
 @dataclass
@@ -52,8 +61,9 @@ class Builder:
         self._notetype = self.col.models.by_name("Basic")
 
     # -- structure ---------------------------------------------------------------------
-    def preset(self, name: str, key: str | None = None, params: Sequence[float] | None = None,
-               ignore_before: str = "") -> int:  # fmt: skip
+    def preset(
+        self, name: str, key: str | None = None, params: Sequence[float] | None = None, ignore_before: str = ""
+    ) -> int:
         """Return the id of a new preset with parameters under `key` (fsrsParams6/5, fsrsWeights)."""
         conf = self.col.decks.add_config_returning_id(name)
         c = self.col.decks.get_config(conf)
@@ -97,8 +107,9 @@ class Builder:
         today = self.col.sched.today
         self.col.db.execute(
             f"update cards set type=2, queue=2, ivl=?, due=?, factor=2500, reps=5 where id in ({ids})",
-            ivl, today + 1,
-        )  # fmt: skip
+            ivl,
+            today + 1,
+        )
 
     # -- revlog ------------------------------------------------------------------------
     def _unique_id(self, ms: int) -> int:
@@ -130,8 +141,15 @@ class Builder:
         within = self.rng.randrange(600, DAY - 600) if within is None else within
         return max(1, days_ago) * DAY + within  # never today: Anki's own rows today must come last
 
-    def history(self, start_days_ago: int, same_day: bool = True, max_reviews: int = 30,
-                p_again: float = 0.12, p_hard: float = 0.1, p_easy: float = 0.08) -> list[Entry]:  # fmt: skip
+    def history(
+        self,
+        start_days_ago: int,
+        same_day: bool = True,
+        max_reviews: int = 30,
+        p_again: float = 0.12,
+        p_hard: float = 0.1,
+        p_easy: float = 0.08,
+    ) -> list[Entry]:
         """Return a plausible random history: learning steps, reviews, lapses with relearning steps."""
         rng = self.rng
         out: list[Entry] = []
@@ -180,16 +198,21 @@ class Builder:
         self.col.close(downgrade=False)
 
 
-def build_mixed(path: str, seed: int = 0, cards_per_deck: int = 60) -> dict[str, object]:
-    """Build the engine's main test collection; return names and ids of what it holds.
+ODD_KINDS = (
+    "reset",
+    "set_due",
+    "cram",
+    "filtered_resched",
+    "no_learning",
+    "rescheduled",
+    "relearn_after_reset",
+    "reset_last",
+)
 
-    Presets with 21, 19, 17 and no parameters (plus one with an ignore-before date), decks and
-    subdecks, same-day repeats, lapses and relearning, Reset/Forget, Set Due Date, cram and
-    rescheduling filtered-deck reviews, cards sitting in a filtered deck, suspended and deleted cards.
-    """
-    b = Builder(path, seed)
-    rng = b.rng
-    p6 = [round(v * rng.uniform(0.8, 1.25), 4) for v in DEFAULTS6]
+
+def _mixed_presets_and_decks(b: Builder) -> tuple[dict[str, int], dict[str, int]]:
+    """Make the mixed collection's presets (21, 19, 17, no parameters, an ignore-before date) and decks."""
+    p6 = [round(v * b.rng.uniform(0.8, 1.25), 4) for v in DEFAULTS6]
     p6[20] = 0.3
     presets = {
         "P6": b.preset("P6", "fsrsParams6", p6),
@@ -207,6 +230,75 @@ def build_mixed(path: str, seed: int = 0, cards_per_deck: int = 60) -> dict[str,
         "Ignore": b.deck("Ignore", presets["Ignore"]),
         "Default": 1,
     }
+    return presets, decks
+
+
+def _odd_history(b: Builder, kind: str, h: list[Entry]) -> list[Entry]:
+    """Return history `h` with an odd ending of `kind` (one of ODD_KINDS)."""
+    mid = h[-1].secs_before_cutoff // DAY
+    if kind == "no_learning":  # imported/truncated history: dropped by Anki
+        return [e for e in h if e.type != LEARN]
+    at = b.at
+    endings = {
+        # old history, a Reset, then a new learning run
+        "reset": lambda: [Entry(at(mid - 3), 0, MANUAL, factor=0, ivl=0)] + b.history(mid - 5, max_reviews=6),
+        "set_due": lambda: [Entry(at(mid - 2), 0, MANUAL, factor=2500, ivl=20), Entry(at(mid - 25), 3, REVIEW)],
+        "cram": lambda: [
+            Entry(at(mid - 2), 3, FILTERED, factor=0),
+            Entry(at(mid - 4), 1, FILTERED, factor=0),
+            Entry(at(mid - 30), 3, REVIEW),
+        ],
+        "filtered_resched": lambda: [
+            Entry(at(mid - 3), 3, FILTERED, factor=2500),
+            Entry(at(mid - 20), 1, FILTERED, factor=2300),
+            Entry(at(mid - 40), 3, REVIEW),
+        ],
+        "rescheduled": lambda: [Entry(at(mid - 2), 0, RESCHEDULED, factor=2500), Entry(at(mid - 15), 4, REVIEW)],
+        # learning, review, learning again without a Reset row (old Anki)
+        "relearn_after_reset": lambda: b.history(mid - 3, max_reviews=5),
+        # reset after the history, never studied again: dropped
+        "reset_last": lambda: [Entry(at(mid - 2), 0, MANUAL, factor=0, ivl=0)],
+    }
+    return h + endings[kind]()
+
+
+def _answer_in_filtered_decks(b: Builder, cards: dict[str, list[int]]) -> dict[str, int]:
+    """Make the Cram, Resched and Sitting filtered decks, answering the first two's cards; return their ids."""
+    col = b.col
+
+    def filtered(name: str, cids: list[int], reschedule: bool) -> int:
+        deck = col.sched.get_or_create_filtered_deck(deck_id=0)
+        deck.name = name
+        deck.config.reschedule = reschedule
+        deck.config.search_terms[0].search = " or ".join(f"cid:{c}" for c in cids)
+        deck.config.search_terms[0].limit = 100
+        return int(col.sched.add_or_update_filtered_deck(deck).id)
+
+    cids_cram = cards["Six::Sub"][:5]
+    cids_resched = cards["Five"][30:35]
+    made = {"Cram": filtered("Cram", cids_cram, False), "Resched": filtered("Resched", cids_resched, True)}
+    for cid in cids_cram + cids_resched:
+        card = col.get_card(cid)
+        card.start_timer()
+        states = col._backend.get_scheduling_states(card.id)
+        rating = b.rng.choice([0, 2, 2, 3])  # CardAnswer: 0 Again .. 3 Easy
+        col.sched.answer_card(col.sched.build_answer(card=card, states=states, rating=rating))
+    made["Sitting"] = filtered("Sitting", cards["Empty"][:5] + cards["Six"][40:44], True)
+    return made
+
+
+def build_mixed(path: str, seed: int = 0, cards_per_deck: int = 60) -> dict[str, object]:
+    """Build the engine's main test collection; return names and ids of what it holds.
+
+    Presets with 21, 19, 17 and no parameters (plus one with an ignore-before date), decks and
+    subdecks, same-day repeats, lapses and relearning, Reset/Forget, Set Due Date, cram and
+    rescheduling filtered-deck reviews, cards sitting in a filtered deck, suspended and deleted cards.
+    """
+    import datetime as dt
+
+    b = Builder(path, seed)
+    rng = b.rng
+    presets, decks = _mixed_presets_and_decks(b)
     cards: dict[str, list[int]] = {}
     rows: list[tuple[int, Entry]] = []
     for name, did in decks.items():
@@ -214,81 +306,25 @@ def build_mixed(path: str, seed: int = 0, cards_per_deck: int = 60) -> dict[str,
         for cid in cards[name]:
             rows += [(cid, e) for e in b.history(rng.randrange(40, 900))]
     # The Ignore preset drops cards whose learning run starts before a date ~200 days ago.
-    import datetime as dt
-
-    cut = dt.datetime.fromtimestamp(b.cutoff - 200 * DAY, tz=dt.UTC).strftime("%Y-%m-%d")
     c = b.col.decks.get_config(presets["Ignore"])
-    c["ignoreRevlogsBeforeDate"] = cut
+    c["ignoreRevlogsBeforeDate"] = dt.datetime.fromtimestamp(b.cutoff - 200 * DAY, tz=dt.UTC).strftime("%Y-%m-%d")
     b.col.decks.update_config(c)
 
     odd = cards["Six"][:12] + cards["Five"][:6] + cards["FourFive"][:6]
-    special: dict[str, list[int]] = {k: [] for k in ("reset", "set_due", "cram", "filtered_resched", "no_learning",
-                                                     "rescheduled", "relearn_after_reset", "reset_last")}  # fmt: skip
+    special: dict[str, list[int]] = {k: [] for k in ODD_KINDS}
     for i, cid in enumerate(odd):
-        kind = list(special)[i % len(special)]
+        kind = ODD_KINDS[i % len(ODD_KINDS)]
         special[kind].append(cid)
-        d0 = rng.randrange(300, 700)
-        h = b.history(d0, max_reviews=8)
-        mid = h[-1].secs_before_cutoff // DAY
-        if kind == "reset":  # old history, a Reset, then a new learning run
-            h += [Entry(b.at(mid - 3), 0, MANUAL, factor=0, ivl=0)] + b.history(mid - 5, max_reviews=6)
-        elif kind == "set_due":
-            h += [Entry(b.at(mid - 2), 0, MANUAL, factor=2500, ivl=20)] + [Entry(b.at(mid - 25), 3, REVIEW)]
-        elif kind == "cram":
-            h += [Entry(b.at(mid - 2), 3, FILTERED, factor=0), Entry(b.at(mid - 4), 1, FILTERED, factor=0),
-                  Entry(b.at(mid - 30), 3, REVIEW)]  # fmt: skip
-        elif kind == "filtered_resched":
-            h += [Entry(b.at(mid - 3), 3, FILTERED, factor=2500), Entry(b.at(mid - 20), 1, FILTERED, factor=2300),
-                  Entry(b.at(mid - 40), 3, REVIEW)]  # fmt: skip
-        elif kind == "no_learning":  # imported/truncated history: dropped by Anki
-            h = [e for e in h if e.type != LEARN]
-        elif kind == "rescheduled":
-            h += [Entry(b.at(mid - 2), 0, RESCHEDULED, factor=2500), Entry(b.at(mid - 15), 4, REVIEW)]
-        elif kind == "relearn_after_reset":  # learning, review, learning again without a Reset row (old Anki)
-            h += b.history(mid - 3, max_reviews=5)
-        elif kind == "reset_last":  # reset after the history, never studied again: dropped
-            h += [Entry(b.at(mid - 2), 0, MANUAL, factor=0, ivl=0)]
-        rows += [(cid, e) for e in h]
+        h = b.history(rng.randrange(300, 700), max_reviews=8)
+        rows += [(cid, e) for e in _odd_history(b, kind, h)]
     b.write_many(rows)
-    everything = [c for v in cards.values() for c in v]
-    b.make_review_cards(everything)
+    b.make_review_cards([c for v in cards.values() for c in v])
 
     # Real scheduler actions today: Forget, Set Due Date, answers in filtered decks.
     col = b.col
-    forgotten = cards["Five"][10:13]
-    col.sched.schedule_cards_as_new(forgotten)
+    col.sched.schedule_cards_as_new(cards["Five"][10:13])
     col.sched.set_due_date(cards["Five"][13:16], "3")
     col.sched.suspend_cards(cards["Six"][20:26])
-    deleted_nids = list({col.get_card(c).nid for c in cards["FourFive"][20:25]})
-    col.remove_notes(deleted_nids)
-
-    def filtered(name: str, search: str, reschedule: bool) -> int:
-        deck = col.sched.get_or_create_filtered_deck(deck_id=0)
-        deck.name = name
-        deck.config.reschedule = reschedule
-        deck.config.search_terms[0].search = search
-        deck.config.search_terms[0].limit = 100
-        return int(col.sched.add_or_update_filtered_deck(deck).id)
-
-    cids_cram = cards["Six::Sub"][:5]
-    cids_resched = cards["Five"][30:35]
-    cids_sitting = cards["Empty"][:5] + cards["Six"][40:44]
-    f_cram = filtered("Cram", " or ".join(f"cid:{c}" for c in cids_cram), reschedule=False)
-    f_res = filtered("Resched", " or ".join(f"cid:{c}" for c in cids_resched), reschedule=True)
-    for cid in cids_cram + cids_resched:
-        card = col.get_card(cid)
-        card.start_timer()
-        states = col._backend.get_scheduling_states(card.id)
-        changes = col.sched.build_answer(
-            card=card, states=states, rating=rng.choice([0, 2, 2, 3])
-        )  # CardAnswer: 0 Again .. 3 Easy
-        col.sched.answer_card(changes)
-    f_sit = filtered("Sitting", " or ".join(f"cid:{c}" for c in cids_sitting), reschedule=True)
-    return {
-        "presets": presets,
-        "decks": decks,
-        "cards": cards,
-        "special": special,
-        "filtered": {"Cram": f_cram, "Resched": f_res, "Sitting": f_sit},
-        "builder": b,
-    }
+    col.remove_notes(list({col.get_card(c).nid for c in cards["FourFive"][20:25]}))
+    made = _answer_in_filtered_decks(b, cards)
+    return {"presets": presets, "decks": decks, "cards": cards, "special": special, "filtered": made, "builder": b}

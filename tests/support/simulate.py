@@ -38,8 +38,9 @@ class Learner:
 def simulate_card(learner: Learner, rng: random.Random, first_day: int, last_day: int) -> list[tuple[int, int, int]]:
     """Return one card's reviews as (day, pressed rating, revlog type) from first_day up to last_day."""
     true = Scheduler(learner.true_params, learner.desired_retention, (), (), enable_fuzzing=False)
-    anki = Scheduler(learner.scheduler_params or learner.true_params, learner.desired_retention, (), (),
-                     enable_fuzzing=True)  # fmt: skip
+    anki = Scheduler(
+        learner.scheduler_params or learner.true_params, learner.desired_retention, (), (), enable_fuzzing=True
+    )
     true_card, anki_card = Card(), Card()
     day = first_day
     out: list[tuple[int, int, int]] = []
@@ -78,7 +79,7 @@ def build_learner_collection(
     Cards are introduced evenly over the first two thirds of `days` and reviewed until today. Each
     deck's preset holds preset_params[name] (the learner's true parameters when not given; None: no
     parameters, FSRS's defaults). Returns the open Builder (close it).
-    """  # fmt: skip
+    """
     b = Builder(path, seed)
     rng = random.Random(seed)
     random.seed(seed)  # py-fsrs draws its interval fuzz from the global generator: same seed, same collection
