@@ -5,10 +5,13 @@ each review the card is recalled with the true retrievability, and the true memo
 with what really happened. What the learner *presses* can differ: a share of forgotten cards answered
 Hard instead of Again (`hard_share`), or a share of recalled cards answered Again (`again_share`).
 Anki schedules with what was pressed, using `scheduler_params` (the preset's), as it would.
+A share of cards can be planted (`planted_share`): their true stability is a fraction (`planted_factor`)
+of what FSRS says, at every review — cards FSRS keeps getting wrong, whatever their history.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -32,10 +35,15 @@ class Learner:
     p_easy: float = 0.07
     desired_retention: float = 0.9
     seed: int = 0
+    planted_share: float = 0.0  # cards whose true stability is planted_factor times what FSRS says
+    planted_factor: float = 0.25
     stats: dict = field(default_factory=dict)
+    planted: list[int] = field(default_factory=list)  # the planted cards' ids, once built
 
 
-def simulate_card(learner: Learner, rng: random.Random, first_day: int, last_day: int) -> list[tuple[int, int, int]]:
+def simulate_card(
+    learner: Learner, rng: random.Random, first_day: int, last_day: int, planted: bool = False
+) -> list[tuple[int, int, int]]:
     """Return one card's reviews as (day, pressed rating, revlog type) from first_day up to last_day."""
     true = Scheduler(learner.true_params, learner.desired_retention, (), (), enable_fuzzing=False)
     anki = Scheduler(
@@ -50,7 +58,7 @@ def simulate_card(learner: Learner, rng: random.Random, first_day: int, last_day
         if kind == LEARN:
             recalled = rng.random() < 0.8  # the first look: most cards are answered Good
         else:
-            recalled = rng.random() < true.get_card_retrievability(true_card, when)
+            recalled = rng.random() < true.get_card_retrievability(_weaker(true_card, learner, planted), when)
         if recalled:
             u = rng.random()
             truth = Rating.Hard if u < learner.p_hard else Rating.Easy if u > 1 - learner.p_easy else Rating.Good
@@ -65,6 +73,15 @@ def simulate_card(learner: Learner, rng: random.Random, first_day: int, last_day
         kind = REVIEW
         day += max(1, (anki_card.due - when).days)
     return out
+
+
+def _weaker(card: Card, learner: Learner, planted: bool) -> Card:
+    """Return the card as the planted card's memory really is: its stability a fraction of FSRS's."""
+    if not planted:
+        return card
+    weaker = copy.copy(card)
+    weaker.stability = card.stability * learner.planted_factor
+    return weaker
 
 
 def build_learner_collection(
@@ -90,7 +107,10 @@ def build_learner_collection(
         did = b.deck(name, preset)
         for k, cid in enumerate(b.cards(did, n_cards, marker=name)):
             first = int(k * (days * 2 / 3) / n_cards)
-            for day, pressed, kind in simulate_card(learner, rng, first, days - 1):
+            planted = learner.planted_share > 0 and rng.random() < learner.planted_share  # no draw otherwise
+            if planted:
+                learner.planted.append(cid)
+            for day, pressed, kind in simulate_card(learner, rng, first, days - 1, planted):
                 factor = 0 if kind == LEARN else 2500
                 rows.append((cid, Entry(b.at(days - day), pressed, kind, ivl=1, factor=factor)))
     b.write_many(rows)
