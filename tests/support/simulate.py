@@ -35,6 +35,8 @@ class Learner:
     p_easy: float = 0.07
     desired_retention: float = 0.9
     seed: int = 0
+    late_share: float = 0.0  # reviews done 1.2-3x the scheduled interval late (after breaks)
+    early_share: float = 0.0  # reviews done at 0.4-0.9x the scheduled interval
     planted_share: float = 0.0  # cards whose true stability is planted_factor times what FSRS says
     planted_factor: float = 0.25
     stats: dict = field(default_factory=dict)
@@ -71,8 +73,20 @@ def simulate_card(
         anki_card, _ = anki.review_card(anki_card, pressed, when)
         out.append((day, int(pressed), kind))
         kind = REVIEW
-        day += max(1, (anki_card.due - when).days)
+        day += max(1, _when_done((anki_card.due - when).days, learner, rng))
     return out
+
+
+def _when_done(interval: int, learner: Learner, rng: random.Random) -> int:
+    """Return the days until the learner really reviews a card scheduled `interval` days ahead."""
+    if learner.late_share <= 0 and learner.early_share <= 0:
+        return interval  # no draw: the honest learners' collections stay as they were
+    u = rng.random()
+    if u < learner.late_share:
+        return round(interval * rng.uniform(1.2, 3.0))
+    if u < learner.late_share + learner.early_share:
+        return round(interval * rng.uniform(0.4, 0.9))
+    return interval
 
 
 def _weaker(card: Card, learner: Learner, planted: bool) -> Card:
