@@ -32,6 +32,7 @@ from .arguments import (
 )
 from .copy import opened_copy, put_aside, read_scope
 from .output import OutputError, clean, emit, fail, silence_stdout, to_json
+from .scratch import sweep
 
 if TYPE_CHECKING:
     from ..metrics.jobs.evaluate import Evaluation
@@ -177,6 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args: argparse.Namespace | None = None
     try:
         args = build_parser().parse_args(argv)
+        sweep()  # every command removes what killed runs left behind
         emit(run_command(args))
         return 0
     except (UsageError, EvaluationError, OutputError) as err:

@@ -9,6 +9,8 @@ Every id is renumbered 0..n-1 in order of first appearance; no timestamp, name o
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import io
 import json
 import os
@@ -23,7 +25,7 @@ import numpy as np
 from ..errors import EvaluationError
 from ..read.collection import CollectionData
 from ..reviews.revlog import FILTERED, LEARNING, run_starts, time_order
-from .safefile import safe_output
+from .safefile import safe_output, safe_outputs
 from .ziparchive import DEFLATED, TooLarge, ZipWriter, deflate_part
 
 REVLOG_COLUMNS = ("card_id", "day_offset", "rating", "state", "duration", "elapsed_days", "elapsed_seconds")
@@ -305,7 +307,8 @@ def write_parquet_folder(tables: Tables, folder: str, user: int = 0, force: bool
     """Write the tables as the benchmark's parquet layout, FOLDER/<table>/user_id=N/data.parquet; return the paths.
 
     What srs-benchmark reads with --data (and what anki-revlogs-10k holds). Needs pyarrow. Each file is
-    written through safe_output: whole or not at all, never over an existing file unless `force`.
+    written together (safe_outputs): all three or none, never over an existing file unless `force`; the
+    folders this run created are removed again when nothing is written.
     """
     try:
         import pyarrow  # noqa: F401
@@ -313,19 +316,51 @@ def write_parquet_folder(tables: Tables, folder: str, user: int = 0, force: bool
         raise EvaluationError(
             "Writing parquet needs pyarrow (pip install pyarrow); the CSV export needs nothing."
         ) from None
-    if os.path.exists(folder) and not os.path.isdir(folder):
-        raise EvaluationError(f"{folder}: exists and is not a folder.")
     paths = [os.path.join(folder, name, f"user_id={user}", "data.parquet") for name in TABLES]
     if not force:
         taken = [p for p in paths if os.path.lexists(p)]
         if taken:
             raise EvaluationError(f"{taken[0]}: already exists; nothing was written (use --force to replace it).")
-    for name, path in zip(TABLES, paths, strict=True):
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        data = _parquet_bytes(getattr(tables, name))
-        with safe_output(path, force=force) as out:
-            out.write(data)
+    data = [_parquet_bytes(getattr(tables, name)) for name in TABLES]
+    made = _make_folders([os.path.dirname(p) for p in paths], folder)
+    try:
+        with safe_outputs(paths, force=force) as outs:  # the three files, or none
+            for out, table in zip(outs, data, strict=True):
+                out.write(table)
+    except BaseException:
+        _remove_empty(made)
+        raise
     return paths
+
+
+def _make_folders(folders: list[str], shown: str) -> list[str]:
+    """Create the folders that are missing; return those created, parents first. One line if that fails."""
+    made: list[str] = []
+    try:
+        for leaf in folders:
+            missing = []
+            at = os.path.abspath(leaf)
+            while not os.path.lexists(at):
+                missing.append(at)
+                at = os.path.dirname(at)
+            for path in reversed(missing):
+                os.mkdir(path)
+                made.append(path)
+            if not os.path.isdir(leaf):
+                raise NotADirectoryError(errno.ENOTDIR, "a part of the path is a file, not a folder")
+    except OSError as err:
+        _remove_empty(made)
+        raise EvaluationError(
+            f"{shown}: cannot create the folders there ({err.strerror or err}); nothing was written."
+        ) from None
+    return made
+
+
+def _remove_empty(folders: list[str]) -> None:
+    """Remove the folders this run created, children first (only while empty)."""
+    for path in reversed(folders):
+        with contextlib.suppress(OSError):
+            os.rmdir(path)
 
 
 def prepare_parquet() -> bool:

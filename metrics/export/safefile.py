@@ -20,7 +20,7 @@ import os
 import stat
 import tempfile
 from collections.abc import Iterable, Iterator
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from ..errors import EvaluationError
 from . import interrupts
@@ -52,25 +52,31 @@ def check_target(path: str, protected: Iterable[str] = (), force: bool = False) 
                 raise EvaluationError(
                     f"{path}: that is the collection (or one of its files); choose another name for the output."
                 )
+    _check_existing(path, target, force)
+    folder = os.path.dirname(target)
+    if not os.path.isdir(folder):
+        raise EvaluationError(f"{folder}: no such folder.")
+    return target
+
+
+def _check_existing(path: str, target: str, force: bool) -> None:
+    """Refuse to write over what is at `target` unless it is a regular file and `force` is given."""
     try:
         info = os.stat(target)  # through a symlink: what would really be replaced
     except FileNotFoundError:
         info = None
     except OSError as err:
         raise EvaluationError(f"{path}: cannot use it as the output ({err.strerror or err}).") from None
-    if info is not None:
-        if stat.S_ISDIR(info.st_mode):
-            raise EvaluationError(f"{path}: is a folder; give the name of the file to write.")
-        if not stat.S_ISREG(info.st_mode):
-            raise EvaluationError(f"{path}: is not a regular file (a device, pipe or socket); nothing was written.")
-        if not force:
-            raise EvaluationError(f"{path}: already exists; nothing was written (use --force to replace it).")
-    elif os.path.islink(target):
-        raise EvaluationError(f"{path}: is a symbolic link to a missing file; nothing was written.")
-    folder = os.path.dirname(target)
-    if not os.path.isdir(folder):
-        raise EvaluationError(f"{folder}: no such folder.")
-    return target
+    if info is None:
+        if os.path.islink(target):
+            raise EvaluationError(f"{path}: is a symbolic link to a missing file; nothing was written.")
+        return
+    if stat.S_ISDIR(info.st_mode):
+        raise EvaluationError(f"{path}: is a folder; give the name of the file to write.")
+    if not stat.S_ISREG(info.st_mode):
+        raise EvaluationError(f"{path}: is not a regular file (a device, pipe or socket); nothing was written.")
+    if not force:
+        raise EvaluationError(f"{path}: already exists; nothing was written (use --force to replace it).")
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -81,42 +87,106 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
-@contextlib.contextmanager
-def safe_output(path: str, protected: Iterable[str] = (), force: bool = False) -> Iterator[BinaryIO]:
-    """Yield a binary file to write the output into; on success it replaces `path` whole, else nothing changes.
+MAX_NAME_BYTES = 255  # the longest file name most file systems take
 
-    Raises EvaluationError when the target is refused (see check_target) or cannot be written.
+
+def part_prefix(name: str) -> str:
+    """Return the start of the temporary file's name for output `name`: `.NAME.`, NAME cut short enough that
+    the whole temporary name (with mkstemp's 8 characters and `.part`) stays within MAX_NAME_BYTES."""
+    room = MAX_NAME_BYTES - len(".") - len(".") - 8 - len(PART_SUFFIX)
+    cut = name.encode("utf-8", "surrogateescape")[:room].decode("utf-8", "ignore")
+    return f".{cut}."
+
+
+class _Part:
+    """A temporary file beside the target, exclusively created, locked while written, removed unless used."""
+
+    def __init__(self, target: str) -> None:
+        folder, name = os.path.split(target)
+        remove_dead_parts(folder, name)
+        self.fd, self.path, self.file = -1, "", cast(BinaryIO, None)
+        with interrupts.deferred():  # the part file and its cleanup come into being together
+            self.fd, self.path = tempfile.mkstemp(prefix=part_prefix(name), suffix=PART_SUFFIX, dir=folder)
+        try:
+            _lock(self.fd)
+            self.file = cast(BinaryIO, os.fdopen(self.fd, "wb", closefd=False))
+        except BaseException:
+            self.discard()
+            raise
+
+    def finish(self) -> None:
+        """Put the written bytes on disk and make the file an ordinary one (mkstemp made it 0600)."""
+        self.file.flush()
+        os.fsync(self.fd)
+        if hasattr(os, "fchmod"):
+            os.fchmod(self.fd, 0o644)
+
+    def discard(self) -> None:
+        """Close the file and remove it if it was not put in place."""
+        if self.file is not None:
+            self.file.close()
+            self.file = cast(BinaryIO, None)
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+        if self.path:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(self.path)
+
+
+@contextlib.contextmanager
+def safe_outputs(paths: list[str], protected: Iterable[str] = (), force: bool = False) -> Iterator[list[BinaryIO]]:
+    """Yield one binary file per path; when the block ends without error, every file is put in place, else none.
+
+    Raises EvaluationError when a target is refused (see check_target) or cannot be written.
     """
     protected = list(protected)
-    target = check_target(path, protected, force)
-    folder, name = os.path.split(target)
-    remove_dead_parts(folder, name)
-    fd, part = -1, ""
+    targets = [check_target(path, protected, force) for path in paths]
+    parts: list[_Part] = []
     try:
-        with interrupts.deferred():  # the part file and its cleanup come into being together
-            fd, part = tempfile.mkstemp(prefix=f".{name}.", suffix=PART_SUFFIX, dir=folder)  # O_EXCL, O_NOFOLLOW
-        _lock(fd)
-        with os.fdopen(fd, "wb", closefd=False) as out:
-            yield out
-            out.flush()
-            os.fsync(fd)
-        if hasattr(os, "fchmod"):
-            os.fchmod(fd, 0o644)  # mkstemp made it 0600; an export is an ordinary file
-        check_target(path, protected, force)  # nothing may have taken the name's place meanwhile
+        for target in targets:
+            parts.append(_Part(target))
+        yield [part.file for part in parts]
+        for part in parts:
+            part.finish()
+        for path in paths:
+            check_target(path, protected, force)  # nothing may have taken a name's place meanwhile
         interrupts.stop()  # from here on the output is written: an interruption no longer cancels it
-        if force:
-            os.replace(part, target)
-        else:
-            _link_new(part, target, path)
-        _sync_folder(folder)
+        _commit([part.path for part in parts], targets, paths, force)
     except OSError as err:
-        raise EvaluationError(f"{path}: could not write the file ({err.strerror or err}); nothing was saved.") from None
+        what = paths[0] if len(paths) == 1 else os.path.commonpath([os.path.abspath(p) for p in paths])
+        files = "the file" if len(paths) == 1 else f"the {len(paths)} files"
+        raise EvaluationError(f"{what}: could not write {files} ({err.strerror or err}); nothing was saved.") from None
     finally:
-        if fd >= 0:
-            os.close(fd)
-        if part:
-            with contextlib.suppress(FileNotFoundError):
-                os.remove(part)
+        for part in parts:
+            part.discard()
+
+
+@contextlib.contextmanager
+def safe_output(path: str, protected: Iterable[str] = (), force: bool = False) -> Iterator[BinaryIO]:
+    """Yield a binary file to write the output into; on success it replaces `path` whole, else nothing changes."""
+    with safe_outputs([path], protected, force) as outs:
+        yield outs[0]
+
+
+def _commit(parts: list[str], targets: list[str], paths: list[str], force: bool) -> None:
+    """Give each finished part its target's name; without `force`, undo the ones given if one fails."""
+    done: list[str] = []
+    try:
+        for part, target, path in zip(parts, targets, paths, strict=True):
+            if force:
+                os.replace(part, target)
+            else:
+                _link_new(part, target, path)
+            done.append(target)
+    except BaseException:
+        if not force:
+            for target in done:
+                with contextlib.suppress(OSError):
+                    os.remove(target)
+        raise
+    for folder in {os.path.dirname(t) for t in targets}:
+        _sync_folder(folder)
 
 
 def _link_new(part: str, target: str, path: str) -> None:
@@ -160,7 +230,7 @@ def remove_dead_parts(folder: str, name: str) -> None:
     except OSError:
         return
     for entry in entries:
-        if not (entry.startswith(f".{name}.") and entry.endswith(PART_SUFFIX)):
+        if not (entry.startswith(part_prefix(name)) and entry.endswith(PART_SUFFIX)):
             continue
         full = os.path.join(folder, entry)
         try:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from support.builder import DEFAULTS6
+from support.readonly import read_only
 
 from fsrs_calibration.cli.commands import main
 from fsrs_calibration.metrics.errors import EvaluationError
@@ -249,18 +250,6 @@ def test_evaluate_removes_a_dead_runs_copy_and_old_versions_folders(col_copy, tm
     assert listing(tmpdir) == ["fsrs-calibration-notes"]
 
 
-def _read_only(folder: Path, argv: list[str]) -> list[str]:
-    """Return argv run with `folder` read-only: its mode for a normal user; for root (who writes anyway)
-    a read-only bind mount of it in a private mount namespace."""
-    os.chmod(folder, 0o555)
-    if os.geteuid() != 0:
-        return argv
-    if shutil.which("unshare") is None:
-        pytest.skip("root without unshare: no way to make a folder read-only")
-    script = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'
-    return ["unshare", "-m", "sh", "-c", script, str(folder), *argv]
-
-
 def test_a_collection_in_a_read_only_folder_is_read_and_nothing_appears_beside_it(mixed_collection, tmp_path):
     folder, tmpdir = tmp_path / "ro", tmp_path / "tmp"
     folder.mkdir()
@@ -268,11 +257,11 @@ def test_a_collection_in_a_read_only_folder_is_read_and_nothing_appears_beside_i
     shutil.copy(mixed_collection["path"], folder / "collection.anki2")
     env = dict(os.environ, TMPDIR=str(tmpdir))
     try:
-        cmd = _read_only(folder, [EXE, "evaluate", str(folder / "collection.anki2"), "--json"])
+        cmd = read_only(folder, [EXE, "evaluate", str(folder / "collection.anki2"), "--json"])
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
         assert proc.returncode == 0, proc.stderr
         assert json.loads(proc.stdout)["reviews"] > 0
-        probe = subprocess.run(_read_only(folder, ["touch", str(folder / "probe")]), capture_output=True)
+        probe = subprocess.run(read_only(folder, ["touch", str(folder / "probe")]), capture_output=True)
         assert probe.returncode != 0  # the folder really was read-only
         assert listing(folder) == ["collection.anki2"] and listing(tmpdir) == []
     finally:

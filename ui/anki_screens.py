@@ -1,0 +1,43 @@
+"""A finding's actions, carried out through Anki's own screens: Deck Options and the Browser.
+
+The add-on never writes the collection: these open the screen where the learner acts (Optimize, desired
+retention, "Ignore reviews before", suspending or editing cards), with the deck or cards already chosen.
+An action is the JSON object of `diagnose --json` ("kind": "deck-options" | "browse" | "evaluate").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import aqt
+from aqt.utils import tooltip
+
+ACTION_LABELS = {"deck-options": "Open Deck Options", "browse": "Show in Browser", "evaluate": "Evaluate this deck"}
+
+
+def open_deck_options(deck_id: int) -> None:
+    """Open Anki's deck options for this deck (its preset's options: Optimize, desired retention …)."""
+    from anki.decks import DeckId
+    from aqt.deckoptions import display_options_for_deck_id
+
+    if aqt.mw is None or aqt.mw.col is None or aqt.mw.col.decks.get(DeckId(deck_id), default=False) is None:
+        tooltip("That deck no longer exists.")
+        return
+    display_options_for_deck_id(DeckId(deck_id))
+
+
+def open_browser(search: str) -> Any:
+    """Open Anki's Browser showing the cards that `search` finds; return the Browser."""
+    return aqt.dialogs.open("Browser", aqt.mw, search=(search,))
+
+
+def carry_out(action: Mapping[str, Any], evaluate: Callable[[str], None]) -> None:
+    """Carry out one action; `evaluate` evaluates a search in the add-on's dialog."""
+    kind = action.get("kind")
+    if kind == "deck-options":
+        open_deck_options(int(action["deck_id"]))
+    elif kind == "browse":
+        open_browser(str(action["search"]))
+    elif kind == "evaluate":
+        evaluate(str(action["search"]))
