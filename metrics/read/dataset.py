@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import zipfile
-from typing import IO
+import zlib
+from collections.abc import Callable
+from typing import IO, Any
 
 import numpy as np
 
@@ -24,17 +27,27 @@ from ..export.dataset import TABLES, USER, Tables
 MAX_ROWS = 20_000_000  # rows per table: 20M reviews is four times the largest collections we know of
 MAX_CSV_BYTES = 1 << 30  # 1 GiB of CSV text per table (20M revlog rows take about 600 MB)
 BLOCK = 2 << 20  # bytes read and parsed at a time (its temporaries are ~40 bytes per byte)
+MAX_LINE = 4096  # bytes in one CSV line: a revlogs row of seven 64-bit numbers takes at most 146
+BOM = b"\xef\xbb\xbf"  # the byte-order mark Excel writes at the start of a UTF-8 CSV
 MAX_DIGITS = 19  # int64 holds up to 9,223,372,036,854,775,807: 19 digits, checked against that
 ROOT_PARENT = -1
 INT32 = np.iinfo(np.int32)
+DAYS_MAX = int(INT32.max)  # day counts are computed in 32 bits: a larger one is refused, never wrapped
 
 # Allowed values per column: (lowest, highest or None).
 RANGES: dict[str, dict[str, tuple[int, int | None]]] = {
-    "revlogs": {"card_id": (0, None), "day_offset": (0, None), "rating": (1, 4), "state": (0, 4),
-                "duration": (0, None), "elapsed_days": (-1, None), "elapsed_seconds": (-1, None)},
+    "revlogs": {
+        "card_id": (0, None),
+        "day_offset": (0, DAYS_MAX),
+        "rating": (1, 4),
+        "state": (0, 4),
+        "duration": (0, None),
+        "elapsed_days": (-1, DAYS_MAX),
+        "elapsed_seconds": (-1, None),
+    },
     "cards": {"card_id": (0, None), "note_id": (0, None), "deck_id": (0, None)},
     "decks": {"deck_id": (0, None), "parent_id": (ROOT_PARENT, None), "preset_id": (0, None)},
-}  # fmt: skip
+}
 
 _INT64_MAX = np.frombuffer(b"9223372036854775807", dtype=np.uint8)
 _DIGIT = np.zeros(256, dtype=bool)
@@ -43,65 +56,140 @@ _ALLOWED = _DIGIT.copy()
 _ALLOWED[[ord(","), ord("\n"), ord("-")]] = True
 
 
+# What reading a zip entry or a file may raise besides our own errors: a damaged or encrypted entry, an
+# unknown compression method, a corrupt deflate stream, a file that vanished.
+_READ_ERRORS = (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError, zlib.error, ValueError)
+MAX_ENTRIES = 10_000  # entries of a zip: an export has five; a central directory of millions is refused unread
+
+
+class _Source:
+    """The files of a dataset (paths relative to its root, with "/") and a way to open each one."""
+
+    def __init__(self, files: list[str], opener: Callable[[str], tuple[IO[bytes], int]]) -> None:
+        self.files, self.open = files, opener
+
+
 def read_tables(source: str, user: int | None = None) -> Tables:
     """Return the checked tables of an export zip, or of a folder in the anki-revlogs-10k layout (CSV or parquet)."""
-    if not os.path.exists(source):
+    if not os.path.lexists(source):
         raise EvaluationError(f"{source}: no such file or folder.")
-    files: list[str] = []
-    if os.path.isdir(source):
-        for root, _dirs, names in os.walk(source):
-            files += [os.path.relpath(os.path.join(root, n), source).replace(os.sep, "/") for n in names]
-
-        def opener(rel: str) -> tuple[IO[bytes], int]:
-            path = os.path.join(source, rel)
-            return open(path, "rb"), os.path.getsize(path)  # noqa: SIM115  (closed by the caller)
-
-    else:
-        try:
-            z = zipfile.ZipFile(source)
-        except (zipfile.BadZipFile, OSError):
-            raise EvaluationError(f"{source}: not a zip file.") from None
-        files = z.namelist()
-
-        def opener(rel: str) -> tuple[IO[bytes], int]:
-            return z.open(rel), z.getinfo(rel).file_size  # the declared size; the stream is counted too
-
+    data = _folder(source) if os.path.isdir(source) else _zip(source)
     tables = {}
     for name in TABLES:
-        found = _table_file(files, name, user)
+        found = _table_file(data.files, name, user)
         if found is None:
             wanted = f"user_id={user}" if user is not None else USER
-            held = sorted({f.split("user_id=")[1].split("/")[0] for f in files if f"{name}/user_id=" in f})
-            holds = f" (the data holds user_id={', '.join(held)})" if held else ""
+            held = sorted({_user_of(f) for f in data.files if _is_table_file(f, name)})
+            holds = f" (the data holds user_id={printable(', '.join(held))})" if held else ""
             raise EvaluationError(f"{source}: no {name} table for {wanted}{holds}.")
-        stream, declared = opener(found)
+        tables[name] = _read_table(data, name, found)
+    return Tables(**tables)
+
+
+def _read_table(data: _Source, name: str, found: str) -> dict[str, np.ndarray]:
+    """Return the checked columns of one table's file."""
+    try:
+        stream, declared = data.open(found)
         try:
             if found.endswith(".parquet"):
-                columns = _read_parquet(stream, declared, found)
+                columns = _read_parquet(stream, declared, found, TABLES[name])
             else:
                 columns = read_csv(stream, found, declared)
-        except (zipfile.BadZipFile, OSError, EOFError) as err:
-            raise EvaluationError(f"{found}: cannot be read ({err}).") from None
         finally:
             stream.close()
-        missing = [c for c in TABLES[name] if c not in columns]
-        if missing:
-            raise EvaluationError(f"{found}: the {name} table lacks the columns {', '.join(missing)}.")
-        check_table(name, columns, found)
-        tables[name] = {c: columns[c] for c in TABLES[name]}
-    return Tables(**tables)
+    except _READ_ERRORS as err:
+        raise EvaluationError(f"{found}: cannot be read ({printable(str(err), 120)}).") from None
+    missing = [c for c in TABLES[name] if c not in columns]
+    if missing:
+        raise EvaluationError(f"{found}: the {name} table lacks the columns {', '.join(missing)}.")
+    check_table(name, columns, found)
+    return {c: columns[c] for c in TABLES[name]}
+
+
+def _folder(source: str) -> _Source:
+    """Return a folder's files; each is opened only if it is a regular file (never a pipe, which would block)."""
+    files: list[str] = []
+    for root, _dirs, names in os.walk(source):
+        files += [os.path.relpath(os.path.join(root, n), source).replace(os.sep, "/") for n in names]
+
+    def opener(rel: str) -> tuple[IO[bytes], int]:
+        path = os.path.join(source, rel)
+        if os.path.islink(path) and not os.path.exists(path):
+            raise EvaluationError(f"{rel}: is a symbolic link to a missing file.")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a pipe opens at once, then is refused
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            os.close(fd)
+            raise EvaluationError(f"{rel}: is not a regular file (a pipe, a device or a socket).")
+        return os.fdopen(fd, "rb"), info.st_size
+
+    return _Source(files, opener)
+
+
+def _zip(source: str) -> _Source:
+    """Return a zip's entries, refusing entries outside its root and a central directory too large to read."""
+    try:
+        info = os.stat(source)
+        if not stat.S_ISREG(info.st_mode):
+            raise EvaluationError(f"{source}: is not a regular file (a pipe, a device or a socket).")
+        with open(source, "rb") as f:
+            if _declared_entries(f, info.st_size) > MAX_ENTRIES:
+                raise EvaluationError(f"{source}: a zip of more than {MAX_ENTRIES:,} files; not a dataset.")
+        z = zipfile.ZipFile(source)
+    except EvaluationError:
+        raise
+    except Exception as err:  # a damaged central directory raises more than BadZipFile
+        raise EvaluationError(f"{source}: not a readable zip file ({printable(str(err), 120)}).") from None
+    files = z.namelist()
+    outside = [f for f in files if _outside_root(f)]
+    if outside:
+        raise EvaluationError(f"{source}: the zip holds a file outside its root ({printable(outside[0])}); refused.")
+
+    def opener(rel: str) -> tuple[IO[bytes], int]:
+        return z.open(rel), z.getinfo(rel).file_size  # the declared size; the stream is counted too
+
+    return _Source(files, opener)
+
+
+def _declared_entries(f: IO[bytes], size: int) -> int:
+    """Return the entry count a zip's end record declares (0 when there is none: zipfile then says so)."""
+    tail_size = min(size, 65_536 + 22)
+    f.seek(size - tail_size)
+    tail = f.read(tail_size)
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or at + 22 > len(tail):
+        return 0
+    return int.from_bytes(tail[at + 10 : at + 12], "little")
+
+
+def _outside_root(name: str) -> bool:
+    """Return whether a zip entry's name points outside the zip's root (absolute, a drive, .. or backslashes)."""
+    return name.startswith(("/", "\\")) or "\\" in name or ":" in name or ".." in name.split("/")
+
+
+def _is_table_file(f: str, name: str) -> bool:
+    """Return whether `f` is a data file of table `name` (at the root, or under parquet/)."""
+    return (
+        f.endswith(("/data.csv", "/data.parquet"))
+        and f"{name}/user_id=" in f
+        and (f.startswith(f"{name}/") or f.startswith(f"parquet/{name}/"))
+    )
+
+
+def _user_of(f: str) -> str:
+    """Return the user id written in a table file's path."""
+    return f.split("user_id=")[1].split("/")[0]
 
 
 def _table_file(files: list[str], name: str, user: int | None) -> str | None:
     """Return the path of a table's file: this user's partition (the only one when user is None), CSV first."""
-    candidates = sorted(
-        f for f in files if f.endswith(("/data.csv", "/data.parquet")) and f"{name}/user_id=" in f
-        and (f.startswith(f"{name}/") or f.startswith(f"parquet/{name}/"))
-    )  # fmt: skip
-    users = sorted({f.split("user_id=")[1].split("/")[0] for f in candidates})
+    candidates = sorted(f for f in files if _is_table_file(f, name))
+    users = sorted({_user_of(f) for f in candidates})
     if user is None:
         if len(users) > 1:
-            raise EvaluationError(f"The data holds {len(users)} users; choose one with --user (e.g. {users[0]}).")
+            raise EvaluationError(
+                f"The data holds {len(users)} users; choose one with --user (e.g. {printable(users[0])})."
+            )
     else:
         candidates = [f for f in candidates if f"user_id={user}/" in f]
     csvs = [f for f in candidates if f.endswith(".csv")]
@@ -119,10 +207,10 @@ def read_csv(stream: IO[bytes], where: str, declared: int = 0) -> dict[str, np.n
     """Return the whole-number columns (each in its smallest type) of a CSV stream, read block by block."""
     if declared > MAX_CSV_BYTES:
         raise EvaluationError(f"{where}: {declared:,} bytes of CSV, more than the limit of {MAX_CSV_BYTES:,}.")
-    head = stream.readline(65_536)
-    names = [h.strip() for h in head.decode("utf-8", "replace").strip().split(",") if h.strip()]
+    head = stream.readline(MAX_LINE)
+    names = [h.strip() for h in head.removeprefix(BOM).decode("utf-8", "replace").strip().split(",") if h.strip()]
     if not names or not head.endswith(b"\n") and stream.read(1):
-        raise EvaluationError(f"{where}: no header line.")
+        raise EvaluationError(f"{where}: no header line (or one longer than {MAX_LINE:,} bytes).")
     parts: list[list[np.ndarray]] = [[] for _ in names]
     total, rows, carry = len(head), 0, b""
     while True:
@@ -130,12 +218,10 @@ def read_csv(stream: IO[bytes], where: str, declared: int = 0) -> dict[str, np.n
         total += len(chunk)
         if total > MAX_CSV_BYTES:
             raise EvaluationError(f"{where}: more than {MAX_CSV_BYTES:,} bytes of CSV, the limit; nothing was read.")
-        data = carry + chunk
-        if chunk:
-            cut = data.rfind(b"\n") + 1
-            block, carry = data[:cut], data[cut:]
-        else:
-            block, carry = data, b""
+        block, carry = _whole_lines(carry, chunk)
+        if len(carry) > MAX_LINE:
+            row = rows + block.count(b"\n") + 1
+            raise EvaluationError(f"{where}: row {row:,} (line {row + 1:,}) is longer than {MAX_LINE:,} bytes.")
         if block.strip():
             table = _parse_block(block, len(names), rows, where, names)
             rows += table.shape[0]
@@ -152,6 +238,16 @@ def read_csv(stream: IO[bytes], where: str, declared: int = 0) -> dict[str, np.n
     return out
 
 
+def _whole_lines(carry: bytes, chunk: bytes) -> tuple[bytes, bytes]:
+    """Return (the whole lines of carry + chunk, the unfinished last line); at the end (no chunk), all of it."""
+    if not chunk:
+        return carry, b""
+    cut = chunk.rfind(b"\n") + 1
+    if cut == 0:
+        return b"", carry + chunk  # no line ends here: the carry grows, and read_csv caps it
+    return carry + chunk[:cut], chunk[cut:]
+
+
 def narrow(values: np.ndarray) -> np.ndarray:
     """Return a copy of whole numbers as int32 when they fit, else as int64.
 
@@ -166,76 +262,103 @@ def narrow(values: np.ndarray) -> np.ndarray:
 
 def _parse_block(block: bytes, ncols: int, first_row: int, where: str, names: list[str]) -> np.ndarray:
     """Return the rows of a block of whole CSV lines as an int64 array, or raise naming the bad row."""
-    block = block.replace(b"\r", b"")
-    if not block.endswith(b"\n"):
-        block += b"\n"
-    raw = np.frombuffer(block, dtype=np.uint8)
-    newline = raw == ord("\n")
-    line_end = np.flatnonzero(newline)
-    blank = np.diff(line_end, prepend=-1) == 1
-    if blank.any():  # empty lines (a trailing one is common): drop them
-        keep = np.ones(raw.size, dtype=bool)
-        keep[line_end[blank]] = False
-        raw = raw[keep]
-        newline = raw == ord("\n")
-        line_end = np.flatnonzero(newline)
+    raw = _without_blank_lines(np.frombuffer(block.replace(b"\r", b"").rstrip(b"\n") + b"\n", dtype=np.uint8))
+    line_end = np.flatnonzero(raw == ord("\n"))
     if line_end.size == 0:
         return np.zeros((0, ncols), dtype=np.int64)
-
-    def row_of(pos: int) -> int:
-        return int(np.searchsorted(line_end, pos))
-
-    def fail(pos: int, what: str) -> EvaluationError:
-        r = row_of(pos)
-        start = int(line_end[r - 1]) + 1 if r else 0
-        col = int((raw[start:pos] == ord(",")).sum())
-        line = bytes(raw[start : int(line_end[r])]).decode("utf-8", "replace")
-        name = names[col] if col < len(names) else f"#{col + 1}"
-        return EvaluationError(
-            f"{where}: row {first_row + r + 1:,} (line {first_row + r + 2:,}), column {name}: {what} ({line[:80]!r})."
-        )
-
+    fail = _Failure(raw, line_end, first_row, where, names)
     bad = np.flatnonzero(~_ALLOWED[raw])
     if bad.size:
         raise fail(int(bad[0]), "not a whole number")
-    sep = np.flatnonzero(newline | (raw == ord(",")))
-    commas = np.searchsorted(np.flatnonzero(raw == ord(",")), line_end)  # commas before each line's end
+    sep, starts, length = _fields(raw, line_end, ncols, fail)
+    _check_signs(raw, starts, length, fail)
+    _check_magnitudes(raw, sep, starts, length, fail)
+    text = bytes(raw[:-1]).replace(b"\n", b",")  # checked above: digits, single commas, leading minus signs
+    values = np.fromstring(text.decode("ascii"), dtype=np.int64, sep=",")
+    if values.size != line_end.size * ncols:
+        raise EvaluationError(f"{where}: rows {first_row + 1:,}–{first_row + line_end.size:,} could not be read.")
+    return values.reshape(-1, ncols)
+
+
+def _without_blank_lines(raw: np.ndarray) -> np.ndarray:
+    """Return the block without its empty lines (a trailing one is common); the last line ends with a newline."""
+    line_end = np.flatnonzero(raw == ord("\n"))
+    blank = np.diff(line_end, prepend=-1) == 1
+    if not blank.any():
+        return raw
+    keep = np.ones(raw.size, dtype=bool)
+    keep[line_end[blank]] = False
+    return raw[keep]
+
+
+class _Failure:
+    """Makes the one-sentence error for a position in a block: the row, its line, the column and its text."""
+
+    def __init__(self, raw: np.ndarray, line_end: np.ndarray, first_row: int, where: str, names: list[str]) -> None:
+        self.raw, self.line_end, self.first_row, self.where, self.names = raw, line_end, first_row, where, names
+
+    def __call__(self, pos: int, what: str) -> EvaluationError:
+        r = int(np.searchsorted(self.line_end, pos))
+        start = int(self.line_end[r - 1]) + 1 if r else 0
+        col = int((self.raw[start:pos] == ord(",")).sum())
+        line = bytes(self.raw[start : int(self.line_end[r])]).decode("utf-8", "replace")
+        name = printable(self.names[col]) if col < len(self.names) else f"#{col + 1}"
+        row = self.first_row + r + 1
+        return EvaluationError(f"{self.where}: row {row:,} (line {row + 1:,}), column {name}: {what} ({line[:80]!r}).")
+
+
+def _fields(raw: np.ndarray, line_end: np.ndarray, ncols: int, fail: _Failure) -> tuple[np.ndarray, ...]:
+    """Return each value's end (its separator), start and length; raise for a row of the wrong length or an
+    empty value."""
+    comma = raw == ord(",")
+    commas = np.searchsorted(np.flatnonzero(comma), line_end)  # commas before each line's end
     per_line = np.diff(commas, prepend=0)
     wrong = np.flatnonzero(per_line != ncols - 1)
     if wrong.size:
         r = int(wrong[0])
-        start = int(line_end[r - 1]) + 1 if r else 0
-        raise fail(start, f"{per_line[r] + 1} values where the header has {ncols}")
+        raise fail(int(line_end[r - 1]) + 1 if r else 0, f"{per_line[r] + 1} values where the header has {ncols}")
+    sep = np.flatnonzero(comma | (raw == ord("\n")))
     starts = np.concatenate(([0], sep[:-1] + 1))
     length = sep - starts
     if (length == 0).any():
         raise fail(int(starts[np.flatnonzero(length == 0)[0]]), "an empty value")
+    return sep, starts, length
+
+
+def _check_signs(raw: np.ndarray, starts: np.ndarray, length: np.ndarray, fail: _Failure) -> None:
+    """Raise unless every minus sign leads a value that has digits after it."""
     minus = np.flatnonzero(raw == ord("-"))
-    if minus.size:
-        at_start = np.isin(minus, starts)
-        if not at_start.all():
-            raise fail(int(minus[~at_start][0]), "not a whole number")
-        lone = length[np.searchsorted(starts, minus)] == 1
-        if lone.any():
-            raise fail(int(minus[lone][0]), "not a whole number")
+    if not minus.size:
+        return
+    at_start = np.isin(minus, starts)
+    if not at_start.all():
+        raise fail(int(minus[~at_start][0]), "not a whole number")
+    lone = length[np.searchsorted(starts, minus)] == 1
+    if lone.any():
+        raise fail(int(minus[lone][0]), "not a whole number")
+
+
+def _check_magnitudes(raw: np.ndarray, sep: np.ndarray, starts: np.ndarray, length: np.ndarray, fail: _Failure) -> None:
+    """Raise for a value that does not fit in 64 bits (more than 19 digits, or 19 digits above int64's largest)."""
     digits = length - (raw[starts] == ord("-"))
     too_long = np.flatnonzero(digits > MAX_DIGITS)
     if too_long.size:
         raise fail(int(starts[too_long[0]]), f"a number of more than {MAX_DIGITS} digits")
     longest = np.flatnonzero(digits == MAX_DIGITS)
     if longest.size:  # compare the 19-digit ones with int64's largest, digit by digit
-        first_digit = sep[longest] - MAX_DIGITS
-        grid = raw[first_digit[:, None] + np.arange(MAX_DIGITS)]
+        grid = raw[(sep[longest] - MAX_DIGITS)[:, None] + np.arange(MAX_DIGITS)]
         differs = grid != _INT64_MAX
         at = differs.argmax(axis=1)
         over = differs.any(axis=1) & (grid[np.arange(at.size), at] > _INT64_MAX[at])
         if over.any():
             raise fail(int(starts[longest[over][0]]), "a number too large for 64 bits")
-    text = bytes(raw[:-1]).replace(b"\n", b",")  # checked above: digits, single commas, leading minus signs
-    values = np.fromstring(text.decode("ascii"), dtype=np.int64, sep=",")
-    if values.size != line_end.size * ncols:
-        raise EvaluationError(f"{where}: rows {first_row + 1:,}–{first_row + line_end.size:,} could not be read.")
-    return values.reshape(-1, ncols)
+
+
+def printable(text: str, limit: int = 60) -> str:
+    """Return `text` cut to `limit` characters with control characters escaped (\\n, \\x1b): shown in one line,
+    it cannot drive the terminal."""
+    shown = text[:limit].encode("unicode_escape").decode("ascii")
+    return shown + ("…" if len(text) > limit else "")
 
 
 def check_table(name: str, columns: dict[str, np.ndarray], where: str) -> None:
@@ -248,7 +371,7 @@ def check_table(name: str, columns: dict[str, np.ndarray], where: str) -> None:
         bad = (v < low) | (v > high) if high is not None else v < low
         hit = np.flatnonzero(bad)
         if hit.size and (first is None or hit[0] < first[0]):
-            allowed = f"{low}–{high}" if high is not None else f"{low} or more"
+            allowed = f"{low:,}–{high:,}" if high is not None else f"{low:,} or more"
             first = (int(hit[0]), col, f"{int(v[hit[0]])} is outside {allowed}")
     if name == "revlogs" and columns["card_id"].size > 1:
         card, day = columns["card_id"], columns["day_offset"]
@@ -264,8 +387,11 @@ def check_table(name: str, columns: dict[str, np.ndarray], where: str) -> None:
         raise EvaluationError(f"{where}: row {r + 1:,} (line {r + 2:,}), column {col}: {what}.")
 
 
-def _read_parquet(stream: IO[bytes], declared: int, where: str) -> dict[str, np.ndarray]:
-    """Return the whole-number columns of a parquet file (needs pyarrow), its row count checked before reading."""
+def _read_parquet(
+    stream: IO[bytes], declared: int, where: str, wanted: tuple[str, ...] | list[str]
+) -> dict[str, np.ndarray]:
+    """Return a parquet file's wanted columns (needs pyarrow). Its row count and the columns' types are checked
+    from its metadata before anything is decoded, and only the wanted columns are: each must hold integers."""
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -278,17 +404,35 @@ def _read_parquet(stream: IO[bytes], declared: int, where: str) -> dict[str, np.
         file = pq.ParquetFile(io.BytesIO(data))
         if file.metadata.num_rows > MAX_ROWS:
             raise EvaluationError(f"{where}: {file.metadata.num_rows:,} rows, more than the limit of {MAX_ROWS:,}.")
-        table = file.read()
+        present = [c for c in wanted if c in file.schema_arrow.names]
+        _check_parquet_types(file.schema_arrow, present, where)
+        table = file.read(columns=present)
     except EvaluationError:
         raise
     except Exception as err:  # pyarrow's own errors: not a parquet file, corrupt pages, ...
-        raise EvaluationError(f"{where}: not a readable parquet file ({err}).") from None
-    out = {}
-    for c in table.column_names:
-        if c == "user_id":
-            continue
-        try:
-            out[c] = narrow(np.asarray(table.column(c).to_numpy(), dtype=np.int64))
-        except Exception:
-            raise EvaluationError(f"{where}: column {c} does not hold whole numbers.") from None
-    return out
+        raise EvaluationError(f"{where}: not a readable parquet file ({printable(str(err), 120)}).") from None
+    return {c: _parquet_column(table.column(c), c, where) for c in present}
+
+
+def _check_parquet_types(schema: Any, columns: list[str], where: str) -> None:
+    """Raise unless each column is stored as integers (not floats, booleans, text, dates or decimals)."""
+    import pyarrow as pa
+
+    for c in columns:
+        kind = schema.field(c).type
+        if pa.types.is_dictionary(kind):
+            kind = kind.value_type
+        if not pa.types.is_integer(kind):
+            raise EvaluationError(f"{where}: column {c} holds {printable(str(kind))}, not whole numbers.")
+
+
+def _parquet_column(column: Any, name: str, where: str) -> np.ndarray:
+    """Return an integer column as int64 (narrowed), refusing empty values and values beyond 64 bits."""
+    if column.null_count:
+        row = int(np.flatnonzero(np.asarray(column.is_null()))[0])
+        raise EvaluationError(f"{where}: row {row + 1:,}, column {name}: an empty value.")
+    values = np.asarray(column.to_numpy())
+    if values.dtype == np.uint64 and values.size and int(values.max()) > np.iinfo(np.int64).max:
+        row = int(np.argmax(values > np.iinfo(np.int64).max))
+        raise EvaluationError(f"{where}: row {row + 1:,}, column {name}: a number too large for 64 bits.")
+    return narrow(values.astype(np.int64))

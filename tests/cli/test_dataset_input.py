@@ -57,7 +57,7 @@ def with_revlog_line(line_no: int, text: str) -> dict:
         (5, "1,3,1,7,3000,3,259200", "row 4 (line 5), column state: 7 is outside 0–4"),
         (2, "-5,0,3,0,5000,-1,-1", "row 1 (line 2), column card_id: -5 is outside 0 or more"),
         (6, "0,5,2,2,-1,3,259000", "row 5 (line 6), column duration: -1 is outside 0 or more"),
-        (6, "0,5,2,2,3000,-2,259000", "column elapsed_days: -2 is outside -1 or more"),
+        (6, "0,5,2,2,3000,-2,259000", "column elapsed_days: -2 is outside -1–2,147,483,647"),
         (4, "0,2,3,2,12345678901234567890123,2,172800", "column duration: a number of more than 19 digits"),
         (4, "0,2,3,2,9223372036854775808,2,172800", "column duration: a number too large for 64 bits"),
         (4, "0,2,3,2,3000.5,2,172800", "column duration: not a whole number"),

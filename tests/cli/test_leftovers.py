@@ -110,12 +110,18 @@ def test_a_living_runs_folders_are_never_swept(tmp_path):
     alive = dead_run(tmp_path, PREFIX + "feedfacecafebeef", age=3600)
     making = dead_run(tmp_path, MAKING + "livelock", age=3600)
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import fcntl, os, sys, time\n"
-         "fds = [os.open(p, os.O_RDONLY) for p in sys.argv[1:]]\n"
-         "[fcntl.flock(fd, fcntl.LOCK_EX) for fd in fds]\nprint('held', flush=True)\ntime.sleep(60)",
-         str(alive / LOCK), str(making / LOCK)],
-        stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, os, sys, time\n"
+            "fds = [os.open(p, os.O_RDONLY) for p in sys.argv[1:]]\n"
+            "[fcntl.flock(fd, fcntl.LOCK_EX) for fd in fds]\nprint('held', flush=True)\ntime.sleep(60)",
+            str(alive / LOCK),
+            str(making / LOCK),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
         assert sweep(str(tmp_path)) == [] and alive.exists() and making.exists()
