@@ -229,6 +229,7 @@ def run() -> int:
     interrupts.install()
     gate.TRIM_AFTER_JOBS = True  # a command's own process: freed heap goes back after each training
     status = main()
+    interrupts.stop()  # the command has ended: a signal now changes nothing (no traceback while threads end)
     gc.freeze()
     if status == 130:
         with contextlib.suppress(Exception):

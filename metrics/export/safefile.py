@@ -105,9 +105,9 @@ class _Part:
         folder, name = os.path.split(target)
         remove_dead_parts(folder, name)
         self.fd, self.path, self.file = -1, "", cast(BinaryIO, None)
-        with interrupts.deferred():  # the part file and its cleanup come into being together
-            self.fd, self.path = tempfile.mkstemp(prefix=part_prefix(name), suffix=PART_SUFFIX, dir=folder)
         try:
+            with interrupts.deferred():  # the part file and its cleanup come into being together
+                self.fd, self.path = tempfile.mkstemp(prefix=part_prefix(name), suffix=PART_SUFFIX, dir=folder)
             _lock(self.fd)
             self.file = cast(BinaryIO, os.fdopen(self.fd, "wb", closefd=False))
         except BaseException:

@@ -58,7 +58,7 @@ def zipped(path: Path, tables: dict[str, bytes | str], names: dict[str, str] | N
 # Runs a command as its only child, then prints that child's peak memory (kB) on stderr and exits with its status.
 MEASURED = (
     "import resource, subprocess, sys\n"
-    "status = subprocess.run(sys.argv[1:]).returncode\n"
+    "status = subprocess.run(sys.argv[2:], timeout=float(sys.argv[1])).returncode\n"
     "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)\n"
     "sys.exit(status)\n"
 )
@@ -67,7 +67,8 @@ MEASURED = (
 def run(argv: list[str], timeout: float = 60) -> tuple[subprocess.CompletedProcess, float, float]:
     """Run the console command in a fresh process; return it, its seconds and its own peak memory in MB."""
     start = time.monotonic()
-    proc = subprocess.run([sys.executable, "-c", MEASURED, EXE, *argv], capture_output=True, text=True, timeout=timeout)
+    argv = [sys.executable, "-c", MEASURED, str(timeout), EXE, *argv]  # the inner timeout ends the command itself
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout + 30)
     seconds = time.monotonic() - start
     err, _, peak = proc.stderr.rstrip("\n").rpartition("\n")
     proc.stderr = err + "\n" if err else ""
