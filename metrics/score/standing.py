@@ -22,8 +22,7 @@ from ..explain import formatting as fmt
 from . import benchmark_table
 
 MIN_REVIEWS = 1000  # below this, a learner's own scores are too noisy to place precisely
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")  # fmt: skip
+MONTHS = tuple("January February March April May June July August September October November December".split())
 
 
 class Table(Protocol):
