@@ -23,10 +23,12 @@ from . import formatting as fmt
 from .names import MODEL_NAMES
 
 MIN_REVIEWS = 1000
-AUC_BANDS = ((0.6, "poor: barely better than a coin flip at telling which reviews you will forget"),
-             (0.7, "fair: FSRS tells the reviews you will forget from the others only roughly"),
-             (0.8, "good: FSRS usually ranks the reviews you will forget below the others"),
-             (1.01, "very good: FSRS ranks the reviews you will forget well below the others"))  # fmt: skip
+AUC_BANDS = (
+    (0.6, "poor: barely better than a coin flip at telling which reviews you will forget"),
+    (0.7, "fair: FSRS tells the reviews you will forget from the others only roughly"),
+    (0.8, "good: FSRS usually ranks the reviews you will forget below the others"),
+    (1.01, "very good: FSRS ranks the reviews you will forget well below the others"),
+)
 
 
 @dataclass(frozen=True)
@@ -93,64 +95,81 @@ def advise(scores: dict[str, Score], reviews: int) -> list[str]:
             f"Only {fmt.count(reviews)} reviews could be compared: too few to tell the models apart "
             f"(at least {MIN_REVIEWS:,} are needed). The numbers are shown, but no conclusion is drawn from them."
         ]
-    out: list[str] = []
     own = scores.get("fsrs-preset")
     oos = scores.get("fsrs-out-of-sample")
     default = scores.get("fsrs-default")
     baselines = [scores[b] for b in BASELINES if b in scores]
-    best_baseline = min(baselines, key=lambda s: s.log_loss, default=None)
     n = f"{fmt.count(reviews)} reviews"
-
-    if own is not None:
-        rivals = [b for b in baselines if compare(b, own) <= 0]
-        if rivals:
-            b = min(rivals, key=lambda s: s.log_loss)
-            how = "does better than" if compare(b, own) < 0 else "does as well as (within the intervals)"
-            out.append(
-                f"{_named(b.name)} {how} FSRS with your presets: log loss {_ll(b)} against {_ll(own)}, on {n}. "
-                "FSRS's card-by-card predictions add little over that simple rule here. Common reasons: few "
-                "reviews per card, answer buttons used inconsistently (Hard for a forgotten card), or "
-                "parameters that do not fit (Deck Options → FSRS → Optimize)."
-            )
-
-    if oos is not None and best_baseline is not None:
-        verdict = compare(oos, best_baseline)
-        if verdict < 0:
-            out.append(
-                f"Trained only on earlier reviews, FSRS beats the best simple baseline ({_named(best_baseline.name)}) "
-                f"on reviews it had not seen: log loss {_ll(oos)} against {_ll(best_baseline)}, on {n}. "
-                "FSRS's model of your memory generalises."
-            )
-        elif verdict == 0:
-            out.append(
-                f"Trained only on earlier reviews, FSRS does no better than {_named(best_baseline.name)} within the "
-                f"intervals ({_ll(oos)} against {_ll(best_baseline)}, on {n}): the data cannot show that FSRS's "
-                "parameters fit your memory better than a simple rule."
-            )
-        else:
-            out.append(
-                f"Trained only on earlier reviews, FSRS does worse than {_named(best_baseline.name)} ({_ll(oos)} "
-                f"against {_ll(best_baseline)}, on {n}): FSRS's parameters do not capture your reviews well."
-            )
-    elif own is not None and oos is None:
-        out.append(
-            "Whether your parameters fit cannot be said from these numbers: your presets were probably optimized "
-            "on these same reviews. Include 'FSRS, trained on earlier reviews' in the comparison to find out."
-        )
-
-    if own is not None and default is not None:
-        verdict = compare(own, default)
-        if verdict < 0:
-            out.append(f"Your presets' parameters predict better than the defaults: log loss {_ll(own)} "
-                       f"against {_ll(default)}, on {n}.")  # fmt: skip
-        elif verdict > 0:
-            out.append(f"The default parameters predict better than your presets' ({_ll(default)} against "
-                       f"{_ll(own)}, on {n}): optimize them (Deck Options → FSRS → Optimize).")  # fmt: skip
-        else:
-            out.append(f"Your presets' parameters and the defaults predict equally well within the intervals "
-                       f"({_ll(own)} against {_ll(default)}, on {n}).")  # fmt: skip
-
+    out = _baseline_rivals(own, baselines, n)
+    out += _generalises(oos, own, min(baselines, key=lambda s: s.log_loss, default=None), n)
+    out += _presets_against_defaults(own, default, n)
     ranked = own or oos or default
     if ranked is not None:
         out.append(auc_verdict(ranked.auc, ranked.reviews, ranked.remembered))
     return out
+
+
+def _baseline_rivals(own: Score | None, baselines: list[Score], n: str) -> list[str]:
+    """Rule 2: a baseline as good as or better than FSRS with the presets."""
+    rivals = [b for b in baselines if own is not None and compare(b, own) <= 0]
+    if own is None or not rivals:
+        return []
+    b = min(rivals, key=lambda s: s.log_loss)
+    how = "does better than" if compare(b, own) < 0 else "does as well as (within the intervals)"
+    return [
+        f"{_named(b.name)} {how} FSRS with your presets: log loss {_ll(b)} against {_ll(own)}, on {n}. "
+        "FSRS's card-by-card predictions add little over that simple rule here. Common reasons: few "
+        "reviews per card, answer buttons used inconsistently (Hard for a forgotten card), or "
+        "parameters that do not fit (Deck Options → FSRS → Optimize)."
+    ]
+
+
+def _generalises(oos: Score | None, own: Score | None, best_baseline: Score | None, n: str) -> list[str]:
+    """Rule 3: out-of-sample FSRS against the best baseline (or why fit cannot be judged without it)."""
+    if oos is None:
+        if own is None:
+            return []
+        return [
+            "Whether your parameters fit cannot be said from these numbers: your presets were probably optimized "
+            "on these same reviews. Include 'FSRS, trained on earlier reviews' in the comparison to find out."
+        ]
+    if best_baseline is None:
+        return []
+    verdict = compare(oos, best_baseline)
+    if verdict < 0:
+        return [
+            f"Trained only on earlier reviews, FSRS beats the best simple baseline ({_named(best_baseline.name)}) "
+            f"on reviews it had not seen: log loss {_ll(oos)} against {_ll(best_baseline)}, on {n}. "
+            "FSRS's model of your memory generalises."
+        ]
+    if verdict == 0:
+        return [
+            f"Trained only on earlier reviews, FSRS does no better than {_named(best_baseline.name)} within the "
+            f"intervals ({_ll(oos)} against {_ll(best_baseline)}, on {n}): the data cannot show that FSRS's "
+            "parameters fit your memory better than a simple rule."
+        ]
+    return [
+        f"Trained only on earlier reviews, FSRS does worse than {_named(best_baseline.name)} ({_ll(oos)} "
+        f"against {_ll(best_baseline)}, on {n}): FSRS's parameters do not capture your reviews well."
+    ]
+
+
+def _presets_against_defaults(own: Score | None, default: Score | None, n: str) -> list[str]:
+    """Rule 4: the presets' parameters against the defaults."""
+    if own is None or default is None:
+        return []
+    verdict = compare(own, default)
+    if verdict < 0:
+        return [
+            f"Your presets' parameters predict better than the defaults: log loss {_ll(own)} against "
+            f"{_ll(default)}, on {n}."
+        ]
+    if verdict > 0:
+        return [
+            f"The default parameters predict better than your presets' ({_ll(default)} against {_ll(own)}, on {n}): "
+            "optimize them (Deck Options → FSRS → Optimize)."
+        ]
+    return [
+        f"Your presets' parameters and the defaults predict equally well within the intervals ({_ll(own)} against "
+        f"{_ll(default)}, on {n})."
+    ]

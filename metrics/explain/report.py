@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..jobs.evaluate import Evaluation
 from . import formatting as fmt
 from .advice import comparison_advice
+
+if TYPE_CHECKING:
+    from ..jobs.diagnose import Diagnosis
 
 
 def format_report(ev: Evaluation) -> str:
@@ -44,7 +47,7 @@ def format_report(ev: Evaluation) -> str:
     return "\n".join(lines)
 
 
-def format_diagnosis(diagnosis: Any) -> str:
+def format_diagnosis(diagnosis: Diagnosis) -> str:
     """Return the plain-text list of findings: verdict, scope, summary, what to do and why."""
     lines = []
     for f in diagnosis.findings:

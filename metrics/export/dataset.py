@@ -89,9 +89,23 @@ def build_tables(data: CollectionData, whole_collection: bool = False) -> Tables
     Learning row after a non-Learning one), cards without one are left out. `state` is the revlog
     type + 1, and 0 on the learning start; days count on the day-rollover grid from 0.
     """
-    rl = data.revlog
-    if rl.duration is None:
+    if data.revlog.duration is None:
         raise ValueError("read the collection with with_durations=True")
+    ids = _IdMapper()  # one numbering shared by the tables, in this order: revlogs, cards, decks
+    revlogs = _revlog_table(data, ids, _exported_rows(data))
+    # cards: every card of the scope, in id order, under its home deck
+    cards = {
+        "card_id": ids.factorize(data.card_ids, "card_id"),
+        "note_id": ids.factorize(data.card_note, "note_id"),
+        "deck_id": ids.factorize(data.home_deck, "deck_id"),
+    }
+    return Tables(revlogs=revlogs, cards=cards, decks=_deck_table(data, ids, whole_collection))
+
+
+def _exported_rows(data: CollectionData) -> dict[str, np.ndarray]:
+    """Return the exported entries of the revlog, by card and time: "source" (their rows in the revlog),
+    "card", "kind" (revlog type) and "start_row" (whether each is its card's learning start)."""
+    rl = data.revlog
     kept = np.flatnonzero((rl.ease >= 1) & (rl.ease <= 4) & ~((rl.type == FILTERED) & (rl.factor == 0)))
     card, kind = rl.card[kept], rl.type[kept]
     n = card.size
@@ -105,18 +119,21 @@ def build_tables(data: CollectionData, whole_collection: bool = False) -> Tables
     last_start = np.maximum.reduceat(np.where(learn_start, idx, -1), starts) if n else np.zeros(0, dtype=np.int64)
     rows = (last_start[seg] >= 0) & (idx >= last_start[seg]) if n else np.zeros(0, dtype=bool)
     del first, prev_kind, idx, seg, starts, last_start
-    source = kept[rows]  # the exported entries of rl, by card and time
-    card, kind, start_row = card[rows], kind[rows], learn_start[rows]
-    del kept, rows, learn_start
+    return {"source": kept[rows], "card": card[rows], "kind": kind[rows], "start_row": learn_start[rows]}
+
+
+def _revlog_table(data: CollectionData, ids: _IdMapper, rows: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Return the revlogs table of the exported `rows` (taken out of the dict: each let go once used)."""
+    # Each column is computed by card (the elapsed values are differences within a card's history),
+    # then put in time order; every by-card array is dropped as soon as it is used (5M reviews: 40 MB each).
+    rl = data.revlog
+    source = rows.pop("source")
     rid = rl.id[source]
     order = time_order(rl, source, rid)
     in_time = source[order]
-
-    # Each column is computed by card (the elapsed values are differences within a card's history),
-    # then put in time order; every by-card array is dropped as soon as it is used (5M reviews: 40 MB each).
-    state = kind.astype(np.int64) + 1
-    state[start_row] = 0
-    del kind, start_row
+    del source
+    state = rows.pop("kind").astype(np.int64) + 1
+    state[rows.pop("start_row")] = 0
     new_history = state == 0
     day_offset = _trunc_div(rid / 1000 - data.next_day_at, 86400.0)
     if day_offset.size:
@@ -126,46 +143,38 @@ def build_tables(data: CollectionData, whole_collection: bool = False) -> Tables
     elapsed_seconds = _trunc_div(np.diff(rid, prepend=0).astype(np.float64), 1000.0)
     elapsed_seconds[new_history] = -1
     del rid, new_history
-
-    ids = _IdMapper()
-    revlogs = {"card_id": ids.factorize(data.card_ids[card], "card_id")[order]}
-    del card
+    revlogs = {"card_id": ids.factorize(data.card_ids[rows.pop("card")], "card_id")[order]}
     revlogs["day_offset"] = day_offset[order]
     del day_offset
     revlogs["rating"] = rl.ease[in_time].astype(np.int64)
     revlogs["state"] = state[order]
     del state
+    assert rl.duration is not None
     revlogs["duration"] = rl.duration[in_time].astype(np.int64)
     revlogs["elapsed_days"] = elapsed_days[order]
     del elapsed_days
     revlogs["elapsed_seconds"] = elapsed_seconds[order]
-    del elapsed_seconds, order, in_time, source
-    # cards: every card of the scope, in id order, under its home deck
-    cards = {
-        "card_id": ids.factorize(data.card_ids, "card_id"),
-        "note_id": ids.factorize(data.card_note, "note_id"),
-        "deck_id": ids.factorize(data.home_deck, "deck_id"),
-    }
-    # decks: normal decks (filtered ones have no preset) - all of them for the whole collection,
-    # else those of the scope's cards and their ancestors - in id order
+    return revlogs
+
+
+def _deck_table(data: CollectionData, ids: _IdMapper, whole_collection: bool) -> dict[str, np.ndarray]:
+    """Return the decks table: normal decks (filtered ones have no preset) - all of them for the whole
+    collection, else those of the scope's cards and their ancestors - in id order."""
     by_name = {name: did for did, name in data.deck_names.items()}
     wanted = set(data.deck_preset) if whole_collection else _with_ancestors(set(data.home_deck.tolist()), data)
     deck_ids = np.array(sorted(d for d in wanted if d in data.deck_preset), dtype=np.int64)
-    parents = np.array(
-        [by_name.get(data.deck_names[d].rsplit("::", 1)[0], ROOT) if "::" in data.deck_names[d] else ROOT
-         for d in deck_ids.tolist()], dtype=np.int64,
-    )  # fmt: skip
+    parents = np.array([_parent(data.deck_names[d], by_name) for d in deck_ids.tolist()], dtype=np.int64)
     deck_numbers = ids.factorize(deck_ids, "deck_id")
     parent_numbers = np.full(parents.size, ROOT, dtype=np.int64)
     has_parent = parents != ROOT
     parent_numbers[has_parent] = ids.factorize(parents[has_parent], "deck_id")  # the parents' own deck_id
-    decks = {
-        "deck_id": deck_numbers,
-        "parent_id": parent_numbers,
-        "preset_id": ids.factorize(np.array([data.deck_preset[d] for d in deck_ids.tolist()], dtype=np.int64),
-                                   "preset_id"),
-    }  # fmt: skip
-    return Tables(revlogs=revlogs, cards=cards, decks=decks)
+    presets = np.array([data.deck_preset[d] for d in deck_ids.tolist()], dtype=np.int64)
+    return {"deck_id": deck_numbers, "parent_id": parent_numbers, "preset_id": ids.factorize(presets, "preset_id")}
+
+
+def _parent(name: str, by_name: dict[str, int]) -> int:
+    """Return the deck id of the parent of the deck named `name` (ROOT for a top-level deck or a lost parent)."""
+    return by_name.get(name.rsplit("::", 1)[0], ROOT) if "::" in name else ROOT
 
 
 def _with_ancestors(decks: set[int], data: CollectionData) -> set[int]:

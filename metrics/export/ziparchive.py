@@ -66,10 +66,8 @@ class ZipWriter:
             raise TooLarge("the export is larger than a zip without zip64 can hold (4 GiB)")
         encoded = name.encode("ascii")
         entry = _Entry(encoded, method, crc & _LIMIT, compressed, size, self.offset)
-        self._write(
-            struct.pack("<IHHHHHIIIHH", 0x04034B50, _VERSION, 0, method, _DOS_TIME, _DOS_DATE,
-                        entry.crc, compressed, size, len(encoded), 0) + encoded
-        )  # fmt: skip
+        header = (0x04034B50, _VERSION, 0, method, _DOS_TIME, _DOS_DATE, entry.crc, compressed, size, len(encoded), 0)
+        self._write(struct.pack("<IHHHHHIIIHH", *header) + encoded)
         for part in parts:
             self._write(part)
         self.entries.append(entry)
@@ -83,11 +81,9 @@ class ZipWriter:
         """Write the central directory and its end record (the file itself is the caller's to close)."""
         start = self.offset
         for e in self.entries:
-            self._write(
-                struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, _MADE_BY, _VERSION, 0, e.method, _DOS_TIME,
-                            _DOS_DATE, e.crc, e.compressed, e.size, len(e.name), 0, 0, 0, 0, _FILE_MODE,
-                            e.offset) + e.name
-            )  # fmt: skip
+            versions = (0x02014B50, _MADE_BY, _VERSION, 0, e.method, _DOS_TIME, _DOS_DATE)
+            sizes = (e.crc, e.compressed, e.size, len(e.name), 0, 0, 0, 0, _FILE_MODE, e.offset)
+            self._write(struct.pack("<IHHHHHHIIIHHHHHII", *versions, *sizes) + e.name)
         if len(self.entries) >= 0xFFFF or self.offset >= _LIMIT:
             raise TooLarge("the export is larger than a zip without zip64 can hold (4 GiB)")
         count = len(self.entries)

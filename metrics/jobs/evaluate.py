@@ -173,69 +173,98 @@ def predict(
     return _predict_collection(data, options, should_stop)[0][0]
 
 
+@dataclass
+class _ParamSets:
+    """The parameter sets of an evaluation: one per preset in use, or one for all cards."""
+
+    sets: list[np.ndarray] = field(default_factory=list)
+    drop_same_day: list[bool] = field(default_factory=list)  # per set
+    sources: list[ParamSource] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, params: np.ndarray, drop: bool, source: ParamSource) -> int:
+        """Add a set; return its index."""
+        self.sets.append(params)
+        self.drop_same_day.append(drop)
+        self.sources.append(source)
+        return len(self.sets) - 1
+
+
+def _drops_same_day(options: Options, length: int) -> bool:
+    """Return whether same-day repeats leave the history of parameters with `length` values."""
+    return options.same_day == "drop" or (options.same_day == "auto" and length == 17)
+
+
+def _preset_sets(
+    data: CollectionData, options: Options, card_preset: np.ndarray, has_history: np.ndarray
+) -> tuple[_ParamSets, np.ndarray]:
+    """Return each preset's parameters (presets of cards with a history) and each card's set."""
+    out = _ParamSets()
+    set_of_card = np.zeros(data.card_ids.size, dtype=np.int64)
+    for preset_id in np.unique(card_preset[has_history]).tolist():
+        preset = data.presets.get(preset_id)
+        raw = preset.params if preset else []
+        name = preset.name if preset else "(missing preset)"
+        drop = _drops_same_day(options, len(raw))
+        members = card_preset == preset_id
+        source = ParamSource(
+            name,
+            preset.params_key if preset and raw else "defaults",
+            len(raw) or 21,
+            "drop" if drop else "keep",
+            int(np.count_nonzero(members & has_history)),
+        )
+        set_of_card[members] = out.add(to_fsrs6(raw, where=f'Preset "{name}"'), drop, source)
+        if not raw:
+            out.notes.append(f'Preset "{name}" has no FSRS parameters of its own; its cards use the defaults.')
+    return out, set_of_card
+
+
+def _given_set(options: Options, n_cards: int, with_history: int) -> tuple[_ParamSets, np.ndarray]:
+    """Return the one set of all `n_cards` cards (`with_history` of them with reviews): the given parameters
+    or the defaults."""
+    out = _ParamSets()
+    given: list[Any] = [] if options.params == "default" else list(options.params)
+    drop = _drops_same_day(options, len(given))
+    source = ParamSource(
+        "(all cards)", "given" if given else "defaults", len(given) or 21, "drop" if drop else "keep", with_history
+    )
+    out.add(to_fsrs6(given, where="The given parameters" if given else "defaults"), drop, source)
+    return out, np.zeros(n_cards, dtype=np.int64)
+
+
 def _predict_collection(
     data: CollectionData, options: Options, should_stop: Callable[[], bool] | None
 ) -> tuple[tuple[Scored, np.ndarray], list[ParamSource], list[str]]:
     """Return the scored reviews of a collection with their predictions (and each one's card index), the
     parameters' sources and notes."""
     options.validate()
-
-    def check() -> None:
-        if should_stop is not None and should_stop():
-            raise Cancelled()
-
     n_cards = data.card_ids.size
     card_preset = card_presets(data)
     has_history = np.zeros(n_cards, dtype=bool)
     has_history[data.revlog.card] = True
     if not has_history.any():
         raise EvaluationError(NO_REVIEWS)
-
-    # Parameter sets: one per preset in use, or one for all cards.
-    sets: list[np.ndarray] = []
-    set_of_card = np.zeros(n_cards, dtype=np.int64)
-    drop_of_set: list[bool] = []
-    sources: list[ParamSource] = []
-    notes: list[str] = []
-
-    def same_day_for(length: int) -> bool:
-        return options.same_day == "drop" or (options.same_day == "auto" and length == 17)
-
     if isinstance(options.params, str) and options.params == "preset":
-        for preset_id in np.unique(card_preset[has_history]).tolist():
-            preset = data.presets.get(preset_id)
-            raw = preset.params if preset else []
-            name = preset.name if preset else "(missing preset)"
-            sets.append(to_fsrs6(raw, where=f'Preset "{name}"'))
-            drop_of_set.append(same_day_for(len(raw)))
-            members = card_preset == preset_id
-            set_of_card[members] = len(sets) - 1
-            source = preset.params_key if preset and raw else "defaults"
-            sources.append(
-                ParamSource(name, source, len(raw) or 21, "drop" if drop_of_set[-1] else "keep",
-                            int(np.count_nonzero(members & has_history)))
-            )  # fmt: skip
-            if not raw:
-                notes.append(f'Preset "{name}" has no FSRS parameters of its own; its cards use the defaults.')
+        sets, set_of_card = _preset_sets(data, options, card_preset, has_history)
     else:
-        given: list[Any] = [] if options.params == "default" else list(options.params)
-        sets.append(to_fsrs6(given, where="The given parameters" if given else "defaults"))
-        drop_of_set.append(same_day_for(len(given)))
-        sources.append(
-            ParamSource("(all cards)", "given" if given else "defaults", len(given) or 21,
-                        "drop" if drop_of_set[-1] else "keep", int(np.count_nonzero(has_history)))
-        )  # fmt: skip
+        sets, set_of_card = _given_set(options, n_cards, int(np.count_nonzero(has_history)))
     if not data.fsrs_enabled:
-        notes.append("FSRS is switched off in this collection; the numbers show how FSRS would have predicted.")
-
+        sets.notes.append("FSRS is switched off in this collection; the numbers show how FSRS would have predicted.")
     ignore = card_ignore_before(data, card_preset)
-    drop = np.array(drop_of_set, dtype=bool)[set_of_card] if n_cards else np.zeros(0, dtype=bool)
-    check()
+    drop = np.array(sets.drop_same_day, dtype=bool)[set_of_card] if n_cards else np.zeros(0, dtype=bool)
+    if should_stop is not None and should_stop():
+        raise Cancelled()
     scored = _predict_reviews(
         build_reviews(data.revlog, data.next_day_at, ignore, drop),  # held only there: freed after the replay
-        np.stack(sets), set_of_card, options, data.card_ids, data.home_deck, should_stop,
-    )  # fmt: skip
-    return scored, sources, notes
+        np.stack(sets.sets),
+        set_of_card,
+        options,
+        data.card_ids,
+        data.home_deck,
+        should_stop,
+    )
+    return scored, sets.sources, sets.notes
 
 
 def _predict_reviews(
@@ -273,10 +302,19 @@ def _predict_reviews(
     revlog_id = reviews.revlog_id[sel]
     del reviews, predicted, sel  # the per-entry arrays are no longer needed
     keys = bin_keys(delta_t, n_rev, n_lapse, BINNINGS[options.binning])
-    return Scored(
-        p=p, y=y, weight=_weights(p.size, options.weighting), delta_t=delta_t, n_reviews=n_rev, n_lapses=n_lapse,
-        card_id=card_ids[card], deck_id=home_deck[card], revlog_id=revlog_id, bin_key=keys,
-    ), card  # fmt: skip
+    scored = Scored(
+        p=p,
+        y=y,
+        weight=_weights(p.size, options.weighting),
+        delta_t=delta_t,
+        n_reviews=n_rev,
+        n_lapses=n_lapse,
+        card_id=card_ids[card],
+        deck_id=home_deck[card],
+        revlog_id=revlog_id,
+        bin_key=keys,
+    )
+    return scored, card
 
 
 def _summarize(
@@ -341,19 +379,17 @@ def evaluate_tables(
     card = card.reshape(-1).astype(np.int32)
     first = run_starts(card)
     delta_t = np.where(first | (rl["state"][order] == 0), 0, np.maximum(rl["elapsed_days"][order], 0))
-    given: list[Any] = [] if options.params == "default" else list(options.params)
-    drop = options.same_day == "drop" or (options.same_day == "auto" and len(given) == 17)
+    sets, set_of_card = _given_set(options, card_ids.size, int(card_ids.size))
     reviews = finish_reviews(
-        card, order.astype(np.int64), rl["rating"][order].astype(np.int32), delta_t.astype(np.int32), first,
-        np.full(card_ids.size, drop),
-    )  # fmt: skip
+        card,
+        order.astype(np.int64),
+        rl["rating"][order].astype(np.int32),
+        delta_t.astype(np.int32),
+        first,
+        np.full(card_ids.size, sets.drop_same_day[0]),
+    )
     deck_of_card = dict(zip(cards["card_id"].tolist(), cards["deck_id"].tolist(), strict=True))
     home = np.array([deck_of_card.get(c, -1) for c in card_ids.tolist()], dtype=np.int64)
     names = {int(d): f"deck {d}" for d in np.unique(home).tolist()}
-    source = ParamSource("(all cards)", "given" if given else "defaults", len(given) or 21,
-                         "drop" if drop else "keep", int(card_ids.size))  # fmt: skip
-    scored, card = _predict_reviews(
-        reviews, to_fsrs6(given, where="The given parameters" if given else "defaults")[None, :],
-        np.zeros(card_ids.size, dtype=np.int64), options, card_ids, home, should_stop,
-    )  # fmt: skip
-    return _summarize(scored, card, options, names, [source], [], should_stop)
+    scored, card = _predict_reviews(reviews, np.stack(sets.sets), set_of_card, options, card_ids, home, should_stop)
+    return _summarize(scored, card, options, names, sets.sources, [], should_stop)

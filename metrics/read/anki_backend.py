@@ -8,7 +8,25 @@ imports `anki`.
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from typing import Any
+
+
+@dataclass(frozen=True)
+class HealthCheck:
+    """Anki's health check of one preset, as its Optimize button runs it."""
+
+    passed: bool | None  # None: Anki ran no check (too few reviews to optimize)
+    fsrs_items: int  # the training items Anki's optimizer saw
+    search: str  # the preset's search the check ran on
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the check as JSON-ready values."""
+        return asdict(self)
+
+
+HealthChecker = Callable[[str], HealthCheck | None]  # preset name -> Anki's health check (None: no such preset)
 
 
 def anki_trainer(col: Any) -> Any:
@@ -60,19 +78,18 @@ def response_params(data: bytes) -> list[float]:
     return params
 
 
-def anki_health_check(col: Any) -> Any:
+def anki_health_check(col: Any) -> HealthChecker:
     """Return check(preset name) -> Anki's health check of that preset, as Anki's Optimize button runs it.
 
     It is Anki's own call (compute_fsrs_params with health_check=True: it trains), on the preset's
     search (its "optimize search", else `preset:"NAME" -is:suspended`), current parameters, ignore-before
-    date and number of relearning steps. Returns {"passed": True/False/None, "fsrs_items", "search"}; None
-    when no preset has that name.
+    date and number of relearning steps. Returns None when no preset has that name.
     """
     from ..models.params import preset_raw_params
     from .collection import Preset, ignore_before_ms
     from .scope import preset_search
 
-    def check(name: str) -> dict[str, Any] | None:
+    def check(name: str) -> HealthCheck | None:
         conf = next((c for c in col.decks.all_config() if c.get("name") == name), None)
         if conf is None:
             return None
@@ -82,10 +99,14 @@ def anki_health_check(col: Any) -> Any:
             Preset(int(conf["id"]), name, params, ignore_before=conf.get("ignoreRevlogsBeforeDate", ""))
         )
         steps = len((conf.get("lapse") or {}).get("delays") or [])
-        response = col._backend.compute_fsrs_params(search=search, current_params=[float(v) for v in params],
-                                                    ignore_revlogs_before_ms=ignore, num_of_relearning_steps=steps,
-                                                    health_check=True)  # fmt: skip
+        response = col._backend.compute_fsrs_params(
+            search=search,
+            current_params=[float(v) for v in params],
+            ignore_revlogs_before_ms=ignore,
+            num_of_relearning_steps=steps,
+            health_check=True,
+        )
         passed = response.health_check_passed if response.HasField("health_check_passed") else None
-        return {"passed": passed, "fsrs_items": int(response.fsrs_items), "search": search}
+        return HealthCheck(passed, int(response.fsrs_items), search)
 
     return check

@@ -167,6 +167,26 @@ def read_collection(
     the interval Anki scheduled (for comparisons).
     """
     next_day_at = int(col.sched.day_cutoff)
+    cards = _cards(col, search, scope_label)
+    card_ids = cards[:, 0]
+    revlog = _revlog(col, card_ids, with_durations, with_intervals)
+    deck_names, deck_preset = _decks(col)
+    return CollectionData(
+        revlog=revlog,
+        card_ids=card_ids,
+        home_deck=np.where(cards[:, 2] != 0, cards[:, 2], cards[:, 1]),
+        card_note=cards[:, 3],
+        next_day_at=next_day_at,
+        deck_names=deck_names,
+        deck_preset=deck_preset,
+        presets=_presets(col),
+        fsrs_enabled=bool(col.get_config("fsrs", False)),
+        scope=search or "",
+    )
+
+
+def _cards(col: Any, search: str | None, scope_label: str | None) -> np.ndarray:
+    """Return [id, did, odid, nid] of the cards matching `search` (all cards if None), in id order."""
     cards = np.stack(
         _int_columns(col, "select {} from cards", (_int("id"), _int("did"), _int("odid"), _int("nid"))), axis=1
     )
@@ -186,9 +206,11 @@ def read_collection(
         cards = cards[np.isin(cards[:, 0], wanted)]
     elif cards.size == 0:
         raise EvaluationError("The collection has no cards.")
-    card_ids = cards[:, 0]
-    home = np.where(cards[:, 2] != 0, cards[:, 2], cards[:, 1])
+    return cards
 
+
+def _revlog(col: Any, card_ids: np.ndarray, with_durations: bool, with_intervals: bool) -> Revlog:
+    """Return the revlog entries of these cards (sorted ids), by card, then time."""
     rid, cid, packed, *rest = _revlog_rows(col, with_durations, with_intervals)
     pos = np.searchsorted(card_ids, cid).astype(np.int32)
     np.minimum(pos, max(card_ids.size - 1, 0), out=pos)
@@ -196,7 +218,7 @@ def read_collection(
     del cid
     take = take[stable_order(pos[take])]  # by card, then time (the rows come in id order)
     packed = packed[take]
-    revlog = Revlog(
+    return Revlog(
         id=rid[take],
         card=pos[take],
         ease=np.clip(packed >> 4, -(2**31), 2**31 - 1).astype(np.int32),
@@ -207,6 +229,9 @@ def read_collection(
         time_rank=take.astype(np.int32) if rid.size < 2**31 else take,
     )
 
+
+def _decks(col: Any) -> tuple[dict[int, str], dict[int, int]]:
+    """Return every deck's name (filtered ones too) and each normal deck's preset."""
     deck_names: dict[int, str] = {}
     deck_preset: dict[int, int] = {}
     for deck in col.decks.all():
@@ -214,6 +239,11 @@ def read_collection(
         deck_names[did] = str(deck["name"])
         if not deck.get("dyn"):
             deck_preset[did] = int(deck.get("conf", DEFAULT_PRESET_ID) or DEFAULT_PRESET_ID)
+    return deck_names, deck_preset
+
+
+def _presets(col: Any) -> dict[int, Preset]:
+    """Return every preset (deck options) by id."""
     presets: dict[int, Preset] = {}
     for conf in col.decks.all_config():
         key, values = preset_raw_params(conf)
@@ -225,15 +255,4 @@ def read_collection(
             ignore_before=str(conf.get("ignoreRevlogsBeforeDate") or ""),
             desired_retention=conf.get("desiredRetention"),
         )
-    return CollectionData(
-        revlog=revlog,
-        card_ids=card_ids,
-        home_deck=home,
-        card_note=cards[:, 3],
-        next_day_at=next_day_at,
-        deck_names=deck_names,
-        deck_preset=deck_preset,
-        presets=presets,
-        fsrs_enabled=bool(col.get_config("fsrs", False)),
-        scope=search or "",
-    )
+    return presets

@@ -20,8 +20,21 @@ def restrict(data: CollectionData, cards: np.ndarray, scope: str = "") -> Collec
         return None if a is None else a[keep]
 
     revlog = replace(
-        rl, id=rl.id[keep], card=index[rl.card[keep]], ease=rl.ease[keep], type=rl.type[keep],
-        factor=rl.factor[keep], duration=part(rl.duration), ivl=part(rl.ivl), time_rank=part(rl.time_rank),
-    )  # fmt: skip
-    return replace(data, revlog=revlog, card_ids=data.card_ids[cards], home_deck=data.home_deck[cards],
-                   card_note=data.card_note[cards], scope=scope or data.scope)  # fmt: skip
+        rl,
+        id=rl.id[keep],
+        card=index[rl.card[keep]],
+        ease=rl.ease[keep],
+        type=rl.type[keep],
+        factor=rl.factor[keep],
+        duration=part(rl.duration),
+        ivl=part(rl.ivl),
+        time_rank=part(rl.time_rank),
+    )
+    return replace(
+        data,
+        revlog=revlog,
+        card_ids=data.card_ids[cards],
+        home_deck=data.home_deck[cards],
+        card_note=data.card_note[cards],
+        scope=scope or data.scope,
+    )

@@ -112,9 +112,9 @@ def breakdown(
             lowest[code_of[::-1]] = distinct[::-1]  # the first value of each code wins (assigned last)
             highest[code_of] = distinct
             for k in np.flatnonzero(count).tolist():
+                mean_p, mean_y = float(p_sum[k] / count[k]), float(y_sum[k] / count[k])
                 rows.append(
-                    FeatureBin(name, float(levels[k]), int(lowest[k]), int(highest[k]), int(count[k]),
-                               float(p_sum[k] / count[k]), float(y_sum[k] / count[k]))
-                )  # fmt: skip
+                    FeatureBin(name, float(levels[k]), int(lowest[k]), int(highest[k]), int(count[k]), mean_p, mean_y)
+                )
         out[name] = rows
     return out

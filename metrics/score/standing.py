@@ -18,12 +18,11 @@ from bisect import bisect_left, bisect_right
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
-from ..explain import formatting as fmt
+from ..explain import standing as words
+from ..explain.standing import band_label
 from . import benchmark_table
 
 MIN_REVIEWS = 1000  # below this, a learner's own scores are too noisy to place precisely
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")  # fmt: skip
 
 
 class Table(Protocol):
@@ -59,17 +58,6 @@ def below(quantiles: tuple[float, ...], step: int, x: float) -> float | None:
     return ((lo - 1) + (x - q0) / (q1 - q0)) * step / 100
 
 
-def band_label(low: int, high: int | None) -> str:
-    """Return a band of review counts in words ("5k–20k reviews", "fewer than 2k reviews", "100k+ reviews")."""
-
-    def k(n: int) -> str:
-        return f"{n // 1000}k" if n and n % 1000 == 0 else f"{n:,}"
-
-    if high is None:
-        return f"{k(low)}+ reviews"
-    return f"fewer than {k(high)} reviews" if low == 0 else f"{k(low)}–{k(high)} reviews"
-
-
 @dataclass(frozen=True)
 class Standing:
     """A learner's percentiles among the benchmark's learners of the same band of reviews, and its source."""
@@ -91,77 +79,22 @@ class Standing:
     date: str  # YYYY-MM of the results
     repository: str
 
+    @property
+    def noisy(self) -> bool:
+        """Return whether the learner's own scores rest on too few reviews to place them precisely."""
+        return self.reviews < MIN_REVIEWS
+
     def source(self) -> str:
         """Return where the comparison comes from ("FSRS benchmark, FSRS-5 results of January 2025 (…)")."""
-        return f"FSRS benchmark, {self.model} results of {_month(self.date)} ({self.repository})"
+        return words.source(self)
 
     def sentence(self) -> str:
-        """Return the standing in plain words: RMSE (bins) first, log loss with its caveat, then AUC and the source."""
-        source = f"Source: {self.source()}."
-        if self.reviews <= 0:
-            return f"No reviews were scored out of sample, so there is nothing to compare with the benchmark. {source}"
-        if self.rmse_beats is None and self.log_loss_beats is None:
-            return (
-                "Neither RMSE (bins) nor log loss could be computed for you, so there is nothing to compare with the "
-                f"benchmark. {source}"
-            )
-        group = f"the benchmark's {fmt.count(self.users)} learners with {self.band}"
-        parts = []
-        if self.rmse_beats is None:
-            parts.append(f"Your RMSE (bins) could not be computed, so it is not compared with {group}.")
-        else:
-            parts.append(
-                f"By RMSE (bins), FSRS predicts you {_beats(self.rmse_beats)} {group}: "
-                f"{fmt.rmse(self.rmse_bins)} against their median of {fmt.rmse(self.rmse_median)}."
-            )
-            group = "them"
-        if self.log_loss_beats is None:
-            parts.append("Your log loss could not be computed, so it is not compared.")
-        else:
-            parts.append(
-                f"By log loss, {_beats(self.log_loss_beats)} {group} ({fmt.log_loss(self.log_loss)} against a median "
-                f"of {fmt.log_loss(self.log_loss_median)}) — but log loss also depends on how much you remember (it "
-                "is lower at 95% retention than at 80% for equally good predictions), and the benchmark's files do not "
-                "hold its learners' retention, so treat this one as rough."
-            )
-        if self.auc is not None and self.auc_beats is not None:
-            parts.append(
-                f"By AUC (telling the reviews you forget from those you remember), {_beats(self.auc_beats)} the "
-                f"{fmt.count(self.auc_users)} of them whose AUC is defined ({fmt.auc(self.auc)} against a median of "
-                f"{fmt.auc(self.auc_median)})."
-            )
-        if self.reviews < MIN_REVIEWS:
-            parts.append(
-                f"With only {fmt.count(self.reviews)} reviews your own numbers are noisy, so take this loosely."
-            )
-        parts.append(source)
-        return " ".join(parts)
+        """Return the standing in plain words (explain/standing.py)."""
+        return words.sentence(self)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the fields, the sentence and the source as plain data (for JSON)."""
         return {**asdict(self), "sentence": self.sentence(), "source": self.source()}
-
-
-def _month(date: str) -> str:
-    """'2025-01' -> 'January 2025' (the date as given when it is not YYYY-MM)."""
-    year, _, month = date.partition("-")
-    if year.isdigit() and month.isdigit() and 1 <= int(month) <= 12:
-        return f"{MONTHS[int(month) - 1]} {year}"
-    return date or "unknown date"
-
-
-def _beats(percent: float) -> str:
-    """'better than 64% of', with honest wording at the ends ('better than all of', 'more than 99% of', …)."""
-    if percent >= 100:
-        return "better than all of"
-    if percent <= 0:
-        return "worse than all of"
-    shown = round(percent)
-    if shown >= 100:
-        return "better than more than 99% of"
-    if shown <= 0:
-        return "better than fewer than 1% of"
-    return f"better than {shown}% of"
 
 
 def _median(quantiles: tuple[float, ...], step: int) -> float | None:

@@ -54,10 +54,12 @@ def bin_errors(rows: list[FeatureBin], min_reviews: int = MIN_REVIEWS) -> list[B
     for r in rows:
         low, high = wilson(r.mean_actual * r.count, r.count)
         enough = r.count >= min_reviews
+        beyond = enough and not low <= r.mean_predicted <= high
         out.append(
-            BinError(r.feature, r.lowest, r.highest, r.count, r.mean_predicted, r.mean_actual, low, high, enough,
-                     enough and not low <= r.mean_predicted <= high)
-        )  # fmt: skip
+            BinError(
+                r.feature, r.lowest, r.highest, r.count, r.mean_predicted, r.mean_actual, low, high, enough, beyond
+            )
+        )
     return out
 
 

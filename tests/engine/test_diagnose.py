@@ -116,7 +116,7 @@ def test_current_predictions_are_the_replay_of_the_part_itself(tmp_path):
     import numpy as np
     from anki.collection import Collection
 
-    from fsrs_calibration.metrics.jobs.diagnose import _columns, _scored
+    from fsrs_calibration.metrics.jobs.diagnose.scored import columns, scored_reviews
     from fsrs_calibration.metrics.jobs.evaluate import Options, evaluate, predict
     from fsrs_calibration.metrics.reviews.subset import restrict
 
@@ -130,7 +130,7 @@ def test_current_predictions_are_the_replay_of_the_part_itself(tmp_path):
     finally:
         col.close(downgrade=False)
     options = Options(params="preset")
-    whole = _scored(_columns(evaluate(data, options)), data)
+    whole = scored_reviews(columns(evaluate(data, options)), data)
     for deck in np.unique(data.home_deck).tolist():
         part = predict(restrict(data, data.home_deck == deck), options)
         assert part.p.size > 0
@@ -166,8 +166,8 @@ def test_anki_health_check_is_ankis_own_call(tmp_path):
                                                 health_check=True)  # fmt: skip
     finally:
         col.close(downgrade=False)
-    assert dg.anki_health_check["Main preset"]["passed"] == want.health_check_passed
-    assert dg.anki_health_check["Main preset"]["fsrs_items"] == want.fsrs_items
+    assert dg.anki_health_check["Main preset"].passed == want.health_check_passed
+    assert dg.anki_health_check["Main preset"].fsrs_items == want.fsrs_items
     [finding] = dg.by_id("anki-health-check")
     assert finding.verdict == ("ok" if want.health_check_passed else "problem")
     if want.health_check_passed and dg.by_id("hard-misuse")[0].verdict == "problem":

@@ -1,0 +1,212 @@
+"""The words of the diagnosis ("What to do"): every finding's sentence, action and reason, as templates.
+
+The finding modules (metrics/jobs/diagnose/) compute the numbers and fill these templates with them,
+formatted by `formatting`; nothing here computes. A template's fields are `str.format` fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import formatting as fmt
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a finding says: a plain sentence, what to do ("" when nothing) and why we think so."""
+
+    summary: str
+    action: str = ""
+    why: str = ""
+
+    def fill(self, **values: object) -> Words:
+        """Return the words with the fields filled in (each of the three texts may use any of them)."""
+        return Words(self.summary.format(**values), self.action.format(**values), self.why.format(**values))
+
+
+OPTIMIZE = "Deck Options → (this preset) → FSRS → Optimize."
+REOPTIMIZE = "Then re-optimize (Deck Options → FSRS → Optimize)."
+COLLECTION = "collection"
+
+
+def preset_scope(name: str) -> str:
+    """Return the scope of a preset's findings ('preset "Japanese"')."""
+    return f'preset "{name}"'
+
+
+def deck_scope(name: str) -> str:
+    """Return the scope of a deck's findings ('deck "Japanese::Kanji"')."""
+    return f'deck "{name}"'
+
+
+def unnamed_preset(preset_id: int) -> str:
+    """Return the name of a preset the collection does not hold (a deck's options were deleted)."""
+    return f"preset {preset_id}"
+
+
+# Progress, as the dialog and the command line show it.
+REPLAYING = "Replaying FSRS with your presets"
+TRAINING_PRESET = "Training FSRS on earlier reviews of preset {name}"
+TRAINING_DECK = "Training FSRS on deck {name} alone"
+WAITING_FOR_HEALTH_CHECK = "Waiting for Anki's health check"
+
+TOO_FEW = Words(
+    "Too few reviews to judge this ({reviews}; at least {needed} are needed).",
+    "Keep reviewing; ask again later.",
+    "With fewer reviews the intervals are too wide for a verdict either way.",
+)
+
+DATA_TOO_FEW = Words(
+    "Only {reviews} reviews can be scored here: too few for any verdict (at least {needed} are needed).",
+    "Keep reviewing (or widen the scope) and ask again later.",
+    "FSRS is scored on reviews on a later day than the card's previous review; with few of them every interval "
+    "below is too wide to tell a real problem from chance.",
+)
+DATA_OK = Words(
+    "{reviews} scored reviews on {cards} cards: enough for the checks below.",
+    "",
+    "Every verdict below rests on these reviews.",
+)
+
+HARD_NUMBERS = (
+    "after Hard you recalled {hard_measured} where FSRS predicted {hard_predicted} ({hard_reviews} reviews); "
+    "after Good {good_measured} against {good_predicted} ({good_reviews} reviews)"
+)
+HARD_PROBLEM = Words(
+    "Cards you answered Hard are forgotten more often than FSRS expects: recall after Hard is {lower} lower than "
+    "after Good, relative to FSRS's prediction (95% interval {low} to {high}).",
+    "When you have forgotten a card, press Again, even if it felt close; Hard means you remembered it with "
+    f"effort. {REOPTIMIZE}",
+    "Hard tells FSRS the card was remembered, so it schedules it further out; {numbers}. That is the pattern of "
+    "forgotten cards answered Hard.",
+)
+HARD_OK = Words(
+    "Your Hard answers look honest: {numbers}.",
+    "",
+    "Recall after Hard is within {effect} of recall after Good, relative to FSRS's prediction, or the difference "
+    "is within chance (95% interval {low} to {high}).",
+)
+
+AGAIN_NUMBERS = "after Again you recalled {measured} where FSRS predicted {predicted} ({reviews} reviews)"
+AGAIN_SUGGESTION = Words(
+    "Cards you answered Again are remembered more often than FSRS expects: {more} more than after Good, relative "
+    "to FSRS's prediction (95% interval {low} to {high}).",
+    f"Press Again only when you could not recall the answer; for a slow or shaky recall press Hard. {REOPTIMIZE}",
+    "Again tells FSRS the card was forgotten, so it resets its memory; {numbers}.",
+)
+AGAIN_OK = Words(
+    "Nothing suggests Again is pressed on remembered cards: {numbers}.",
+    "",
+    "Recall after Again is within chance of recall after Good, relative to FSRS's prediction (95% interval {low} "
+    "to {high}).",
+)
+AGAIN_OK_HARD_EXPLAINS = Words(AGAIN_OK.summary, "", "The Hard pattern above explains a gap after Again as well.")
+
+RETENTION_NUMBERS = (
+    "you recalled {measured} of {reviews} reviews (95% interval {interval}); your desired retention is {desired}"
+)
+RETENTION_OK = Words(
+    "Retention is on target: {numbers}.",
+    "",
+    "FSRS schedules each review for your desired retention; measured recall matches it.",
+)
+_RETENTION_OFF_WHY = (
+    "FSRS predicted {predicted} for these reviews. A measured retention away from the desired one means the "
+    "predictions, and so the intervals, are off for you (or that many reviews were done late or early)."
+)
+RETENTION_BELOW = Words(
+    "Retention is below target: {numbers}.",
+    "Re-optimize your parameters (Deck Options → FSRS → Optimize), and review overdue cards first; if it persists, "
+    "check that you press Again whenever you have forgotten.",
+    _RETENTION_OFF_WHY,
+)
+RETENTION_ABOVE = Words(
+    "Retention is above target: {numbers}.",
+    "Nothing is wrong; if reviews feel too frequent you may lower desired retention (Deck Options → FSRS → "
+    "Desired retention) or re-optimize.",
+    _RETENTION_OFF_WHY,
+)
+
+PARAMETERS_OPTIMIZED = Words(
+    "This preset has optimized parameters ({values} values, {key}).",
+    "",
+    "Whether re-optimizing would help is judged out of sample in the comparison (Compare models).",
+)
+PARAMETERS_DEFAULT = Words(
+    "This preset still uses FSRS's default parameters, with {reviews} reviews to learn yours from.",
+    OPTIMIZE,
+    "Parameters optimized on your own reviews predict your memory better than the defaults for almost every "
+    "learner with this many reviews (the FSRS benchmark: FSRS-6 log loss 0.346 with optimized parameters against "
+    "0.366 with the defaults).",
+)
+
+GAIN = "difference {gain:+.4f}, 95% interval {low:+.4f} to {high:+.4f}, bootstrap by card"
+PARAMETERS_OOS_NUMBERS = (
+    "log loss {trained} with parameters trained only on earlier reviews against {current} with the current ones, "
+    "on the same {reviews} later reviews of {cards} cards ({gain})"
+)
+PARAMETERS_OOS_HELPS = Words(
+    "Re-optimizing this preset's parameters should help: parameters trained on your earlier reviews predict the "
+    "later ones better than the current parameters ({numbers}).",
+    OPTIMIZE,
+    "The test is out of sample: the trained parameters never saw the reviews they are scored on, and the gain's "
+    "interval lies above zero.",
+)
+PARAMETERS_OOS_OK = Words(
+    "Re-optimizing would not measurably help: {numbers}.",
+    "",
+    "Parameters trained only on earlier reviews do not beat the current ones beyond chance (the gain's 95% "
+    "interval reaches zero or below).",
+)
+
+DECK_OFF = '"{deck}" ({gap}, {reviews} reviews)'
+DECKS_OK = Words(
+    "In every deck with at least {min_group} reviews ({judged}), FSRS's predictions match your recall within "
+    "chance (or within 3 percentage points).",
+    "",
+    "Each deck's measured minus predicted recall has a 95% interval that includes zero.",
+)
+DECKS_OFF = Words(
+    "FSRS is off beyond chance in {count} deck(s): {names} (measured minus predicted recall).",
+    "If such a deck holds a different kind of material, give it a preset of its own (Deck Options → Add preset) "
+    "and optimize that preset.",
+    "In these decks the 95% interval of measured minus predicted recall excludes zero and the gap is 3 "
+    "percentage points or more; one preset's parameters may not fit them.",
+)
+
+OWN_PRESET_NUMBERS = "log loss {trained} against {current} with its preset's, on {reviews} later reviews ({gain})"
+OWN_PRESET_HELPS = Words(
+    "This deck would do better with a preset of its own: parameters trained on it alone predict its later reviews "
+    "better ({numbers}).",
+    "Deck Options → Add preset (for this deck only) → FSRS → Optimize.",
+    "Trained only on this deck's earlier reviews, FSRS beats the shared preset's parameters on its later reviews "
+    "beyond chance.",
+)
+OWN_PRESET_OK = Words(
+    "A preset of its own would not help this deck measurably ({numbers}).",
+    "",
+    "Parameters trained on this deck alone do not beat its preset's beyond chance.",
+)
+
+STANDING_WHY = (
+    "Out of sample, as the benchmark scores its learners (it averages five time-series folds; here one split, as "
+    "fair: the folds train on half the reviews on average): for each preset, FSRS trained only on the first half "
+    "of its reviews predicts the second half. {source}"
+)
+
+HEALTH_NOT_RUN = Words("Anki ran no health check here (too few reviews to optimize).")
+HEALTH_PASSED = Words("Anki's health check passed.", "", "Anki's check (run while optimizing) found nothing unusual.")
+HEALTH_DISAGREE = (
+    " Our checks disagree: {ids}. Anki's check looks at the optimizer's overall fit only, not at how each answer "
+    "button is used."
+)
+HEALTH_FAILED = Words(
+    "Anki's health check failed: the optimizer could not fit your reviews well.",
+    "Check how you use the answer buttons (Again when forgotten), then optimize again.",
+    "Anki's own words after Optimize: the health check found the parameters fit this preset's reviews poorly.",
+)
+
+
+def too_few(reviews: int, needed: int) -> Words:
+    """Return the words of a not-enough-data finding."""
+    return TOO_FEW.fill(reviews=fmt.count(reviews), needed=fmt.count(needed))

@@ -1,0 +1,100 @@
+"""What to do: findings about a learner's FSRS set-up, each with a verdict, its evidence and an action.
+
+Arrays in, findings out (no Qt, no anki): Anki's own health check and optimizer come in as callables.
+Every number a finding rests on carries a 95% interval and the count of reviews behind it; a finding
+says `not-enough-data` rather than guess. Finding ids are fixed (others rely on them):
+data, anki-health-check, parameters, hard-misuse, again-misuse, retention, decks, benchmark-standing.
+
+One module per finding, each a `check` over the shared `Context` (the scored table of scored.py, the
+collection, the job's controls and the findings so far); its words are templates in explain/findings.py.
+Adding a finding: a module with `check(ctx)` (or `check(ctx, part)` for each preset) and one line in
+FINDINGS. Anki's health check runs beside them in a thread (health.py) and is judged last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...explain import findings as words
+from ...read.anki_backend import HealthChecker
+from ...read.collection import CollectionData
+from ..compare import Trainer
+from ..options import Options
+from . import (
+    again_misuse,
+    data,
+    decks,
+    hard_misuse,
+    health,
+    own_presets,
+    parameters_defaults,
+    parameters_oos,
+    retention,
+    standing,
+)
+from .context import Check, Job, each_preset, start
+from .finding import MIN_EFFECT, MIN_GROUP, MIN_REVIEWS, VERDICTS, Diagnosis, Finding, Verdict
+from .health import health_check_plan, health_checks_first
+from .out_of_sample import paired_gain
+
+__all__ = [
+    "FINDINGS",
+    "MIN_EFFECT",
+    "MIN_GROUP",
+    "MIN_REVIEWS",
+    "VERDICTS",
+    "Diagnosis",
+    "Finding",
+    "Verdict",
+    "diagnose",
+    "health_check_plan",
+    "health_checks_first",
+    "paired_gain",
+]
+
+# The findings, in the order they are made (the list is then sorted by verdict, the data finding first).
+FINDINGS: tuple[Check, ...] = (
+    data.check,
+    each_preset(
+        hard_misuse.check,
+        again_misuse.check,  # after hard-misuse: a Hard problem explains a gap after Again
+        retention.check,
+        parameters_oos.check,  # trains: its comparison joins the pooled ones of the standing
+        parameters_defaults.check,  # the presets the out-of-sample test did not judge
+    ),
+    decks.check,
+    own_presets.check,
+    standing.check,  # after every training
+)
+
+
+def diagnose(
+    data: CollectionData,
+    health_check: HealthChecker | None = None,
+    options: Options | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    progress: Callable[[str], None] | None = None,
+    trainer: Trainer | None = None,
+) -> Diagnosis:
+    """Return the findings for the scope read into `data` (each card with its preset's parameters).
+
+    With a `trainer` (Anki's optimizer), the out-of-sample findings run too: re-optimizing each preset,
+    decks' own presets, and the standing among the FSRS benchmark's learners.
+    """
+    job = Job(should_stop, progress)  # Anki's health checks, its trainings and our replays share its memory gate
+    job.note(words.REPLAYING)
+    # Anki's health checks (its own training) run in a thread from the start, while our checks and
+    # trainings go on here (they read the collection themselves: it is not touched here meanwhile).
+    checks = health.HealthRuns(health_check, data, job)
+    try:
+        ctx = start(data, options or Options(), trainer, job)
+        for check in FINDINGS:
+            for finding in check(ctx):
+                ctx.found.append(finding)  # one at a time: a check may read the findings before it
+        in_scope = {ctx.preset_name(pid) for pid in ctx.scored.presets_by_size()}
+        checked = checks.results(in_scope, job)
+    finally:
+        checks.close()
+    found = ctx.found + health.findings(checked, ctx.found)
+    found.sort(key=lambda f: (f.id != "data", f.verdict.rank))
+    return Diagnosis(found, checked, ctx.reviews)

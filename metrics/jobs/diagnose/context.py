@@ -1,0 +1,115 @@
+"""What every finding module is handed: the scored table, the collection, the job's controls, and the
+findings so far (a finding may rest on an earlier one, as Again's on Hard's of the same preset)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass, field, replace
+
+import numpy as np
+
+from ...errors import Cancelled
+from ...explain import findings as words
+from ...read.collection import CollectionData, Preset
+from ...reviews.presets import card_presets
+from ..compare import Comparison, Trainer
+from ..evaluate import evaluate
+from ..gate import MemoryGate
+from ..options import Options
+from .finding import MIN_REVIEWS, Finding
+from .scored import ScoredReviews, columns, scored_reviews
+
+
+@dataclass(frozen=True)
+class Job:
+    """The diagnosis's controls: cancel, progress and the memory gate its trainings and Anki's share."""
+
+    should_stop: Callable[[], bool] | None = None
+    progress: Callable[[str], None] | None = None
+    gate: MemoryGate = field(default_factory=MemoryGate)
+
+    def note(self, text: str) -> None:
+        """Say what is being done now; raise Cancelled when the job should stop."""
+        if self.progress is not None:
+            self.progress(text)
+        if self.should_stop is not None and self.should_stop():
+            raise Cancelled()
+
+
+@dataclass
+class Context:
+    """The scope's scored reviews and collection, the options, the trainer (Anki's optimizer, or None: no
+    out-of-sample findings) and what the findings so far found and trained."""
+
+    data: CollectionData
+    scored: ScoredReviews
+    reviews: int  # scored reviews
+    cards: int  # cards with scored reviews
+    options: Options
+    card_preset: np.ndarray  # each card's preset id
+    trainer: Trainer | None
+    job: Job
+    found: list[Finding] = field(default_factory=list)
+    pooled: list[Comparison] = field(default_factory=list)  # each preset's out-of-sample comparison
+
+    @property
+    def enough(self) -> bool:
+        """Return whether the scope has enough scored reviews for any verdict."""
+        return self.reviews >= MIN_REVIEWS
+
+    @property
+    def trains(self) -> bool:
+        """Return whether the out-of-sample findings run (Anki's optimizer given, enough reviews)."""
+        return self.trainer is not None and self.enough
+
+    def preset_name(self, preset_id: int) -> str:
+        """Return a preset's name (a made-up one for a preset the collection does not hold)."""
+        info = self.data.presets.get(preset_id)
+        return info.name if info is not None else words.unnamed_preset(preset_id)
+
+
+@dataclass(frozen=True)
+class PresetPart:
+    """One preset's scored reviews (`mask` over the scored table)."""
+
+    id: int
+    name: str
+    info: Preset | None
+    mask: np.ndarray
+    reviews: int
+
+    @property
+    def scope(self) -> str:
+        """Return the scope its findings name."""
+        return words.preset_scope(self.name)
+
+    @property
+    def has_params(self) -> bool:
+        """Return whether the preset holds parameters of its own."""
+        return self.info is not None and bool(self.info.params)
+
+
+Check = Callable[[Context], Iterable[Finding]]
+PresetCheck = Callable[[Context, PresetPart], list[Finding]]
+
+
+def each_preset(*checks: PresetCheck) -> Check:
+    """Return the check that runs `checks` in turn on each preset of the scope, largest first."""
+
+    def run(ctx: Context) -> Iterator[Finding]:
+        for pid in ctx.scored.presets_by_size():
+            mask = ctx.scored.preset == pid
+            part = PresetPart(pid, ctx.preset_name(pid), ctx.data.presets.get(pid), mask, int(mask.sum()))
+            for check in checks:
+                yield from check(ctx, part)
+
+    return run
+
+
+def start(data: CollectionData, options: Options, trainer: Trainer | None, job: Job) -> Context:
+    """Return the context of a diagnosis: the scope replayed with each card's preset and scored."""
+    ev = evaluate(data, Options(**{**asdict(options), "params": "preset"}), job.should_stop)
+    arrays = columns(ev)
+    ev = replace(ev, scored=None)  # the bins, weights and features are freed here
+    scored = scored_reviews(arrays, data)
+    return Context(data, scored, ev.overall.reviews, ev.overall.cards, options, card_presets(data), trainer, job)

@@ -1,0 +1,19 @@
+"""Finding "data": are there enough scored reviews for any verdict?"""
+
+from __future__ import annotations
+
+from ...explain import findings as words
+from ...explain import formatting as fmt
+from .context import Context
+from .finding import MIN_REVIEWS, Finding, Verdict
+
+
+def check(ctx: Context) -> list[Finding]:
+    """Return how many reviews the verdicts rest on, or that they are too few."""
+    reviews, cards = ctx.reviews, ctx.cards
+    evidence = {"scored_reviews": reviews, "cards": cards, "needed": MIN_REVIEWS}
+    if not ctx.enough:
+        said = words.DATA_TOO_FEW.fill(reviews=fmt.count(reviews), needed=fmt.count(MIN_REVIEWS))
+        return [Finding.of("data", Verdict.NOT_ENOUGH_DATA, words.COLLECTION, said, evidence)]
+    said = words.DATA_OK.fill(reviews=fmt.count(reviews), cards=fmt.count(cards))
+    return [Finding.of("data", Verdict.OK, words.COLLECTION, said, evidence)]

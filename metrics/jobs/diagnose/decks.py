@@ -1,0 +1,49 @@
+"""Finding "decks": decks whose measured recall differs from FSRS's prediction beyond chance."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...explain import findings as words
+from ...explain import formatting as fmt
+from .context import Context
+from .finding import MIN_EFFECT, MIN_GROUP, MIN_REVIEWS, Finding, Verdict, too_few
+from .scored import gap
+
+NAMED = 3  # decks named in the sentence, the largest gaps first
+
+
+def check(ctx: Context) -> list[Finding]:
+    """Return the decks finding of the scope."""
+    if not ctx.enough:
+        return [too_few("decks", words.COLLECTION, ctx.reviews, MIN_REVIEWS)]
+    off, judged = _decks_off(ctx)
+    evidence = {"decks_judged": judged, "decks_off": off}
+    if not off:
+        said = words.DECKS_OK.fill(min_group=MIN_GROUP, judged=judged)
+        return [Finding.of("decks", Verdict.OK, words.COLLECTION, said, evidence)]
+    off.sort(key=lambda d: -abs(d["gap"]))
+    names = ", ".join(
+        words.DECK_OFF.format(deck=d["deck"], gap=fmt.points(d["gap"], True), reviews=fmt.count(d["reviews"]))
+        for d in off[:NAMED]
+    )
+    said = words.DECKS_OFF.fill(count=len(off), names=names)
+    return [Finding.of("decks", Verdict.SUGGESTION, words.COLLECTION, said, evidence)]
+
+
+def _decks_off(ctx: Context) -> tuple[list[dict[str, Any]], int]:
+    """Return the decks off beyond chance (name and gap), and how many decks had enough reviews to judge."""
+    s = ctx.scored
+    off = []
+    judged = 0
+    for did in np.unique(s.deck).tolist():
+        m = s.deck == did
+        if m.sum() < MIN_GROUP:
+            continue
+        judged += 1
+        g = gap(s.p[m], s.y[m])
+        if (g.low > 0 or g.high < 0) and abs(g.gap) >= MIN_EFFECT:
+            off.append({"deck": ctx.data.deck_names.get(int(did), str(did)), **g.to_dict()})
+    return off, judged

@@ -1,0 +1,89 @@
+"""Out of sample, shared by the findings that train: FSRS trained on the first half of a part's reviews (in
+time order) predicting the second half, beside the presets' parameters' predictions of the same reviews, and
+the paired log-loss gain of the trained parameters with its bootstrap interval."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+import numpy as np
+
+from ...explain import findings as words
+from ...explain import formatting as fmt
+from ...read.collection import CollectionData
+from ...reviews.subset import restrict
+from ...score.terms import log_loss_terms
+from ..compare import Comparison, compare
+from ..options import Options
+from .context import Context
+from .scored import ScoredReviews
+
+# Out of sample, each preset's (and deck's) FSRS is trained on the first half of its reviews in time order
+# and scored on the second half: one training of half the reviews, where five time-series folds train five
+# times (1/6 ... 5/6 of them: five times the work). Five folds train on half the reviews on average too.
+SPLITS = 1
+
+
+def out_of_sample(ctx: Context, cards: np.ndarray, current: ScoredReviews | None) -> Comparison:
+    """Return FSRS trained on the first half of the reviews of `cards` (a mask over the collection's cards)
+    predicting the second half ("fsrs-out-of-sample"), beside the presets' parameters' predictions of the
+    same reviews ("fsrs-preset", looked up in `current`, the diagnosis's own replay of every scored review,
+    when given)."""
+    part: CollectionData = restrict(ctx.data, cards)
+    preset_options = Options(**{**asdict(ctx.options), "params": "preset"})
+    cmp = compare(
+        part,
+        preset_options,
+        ctx.trainer,
+        ("fsrs-out-of-sample",),
+        should_stop=ctx.job.should_stop,
+        keep_predictions=True,
+        folds=SPLITS,
+        gate=ctx.job.gate,
+        scores=False,
+    )
+    if current is not None:
+        cmp.compared["fsrs-preset"] = current.predictions_of(cmp.compared["revlog_id"])
+    return cmp
+
+
+def paired_gain(
+    cmp: Comparison, current: str = "fsrs-preset", trained: str = "fsrs-out-of-sample", rounds: int = 200, seed: int = 0
+) -> dict[str, Any]:
+    """Return the mean log-loss gain of `trained` over `current` on the same reviews, with a 95% interval
+    from a bootstrap by card (each card's reviews resampled together: Poisson weights per card)."""
+    y = cmp.compared["y"]
+    terms = {name: log_loss_terms(cmp.compared[name], y) for name in (current, trained)}
+    d = terms[current] - terms[trained]  # positive: the trained parameters predict better
+    card = cmp.compared["card"]  # card indexes (small integers)
+    counts = np.bincount(card).astype(np.float64)
+    present = counts > 0
+    sums, counts = np.bincount(card, weights=d)[present], counts[present]
+    rng = np.random.default_rng(seed)
+    estimates = []
+    step = max(1, 4_000_000 // max(1, sums.size))  # rounds per block: bounded memory
+    for start in range(0, rounds, step):
+        w = rng.poisson(1.0, size=(min(step, rounds - start), sums.size)).astype(np.float64)
+        estimates.append((w @ sums) / np.maximum(w @ counts, 1.0))
+    low, high = np.percentile(np.concatenate(estimates), [2.5, 97.5])
+    return {
+        "gain": float(d.mean()),
+        "gain_ci": [float(low), float(high)],
+        "reviews": int(d.size),
+        "cards": int(sums.size),
+        "current_log_loss": float(terms[current].mean()),
+        "trained_log_loss": float(terms[trained].mean()),
+    }
+
+
+def gain_numbers(template: str, g: dict[str, Any]) -> str:
+    """Return a paired gain's numbers in words, written with `template` (log losses, reviews, cards, gain)."""
+    low, high = g["gain_ci"]
+    return template.format(
+        trained=fmt.log_loss(g["trained_log_loss"]),
+        current=fmt.log_loss(g["current_log_loss"]),
+        reviews=fmt.count(g["reviews"]),
+        cards=fmt.count(g["cards"]),
+        gain=words.GAIN.format(gain=g["gain"], low=low, high=high),
+    )

@@ -1,0 +1,26 @@
+"""Finding "parameters", in sample: does the preset still run on FSRS's defaults (never optimized)? Said when
+the out-of-sample test does not run for it."""
+
+from __future__ import annotations
+
+from ...explain import findings as words
+from ...explain import formatting as fmt
+from .context import Context, PresetPart
+from .finding import MIN_REVIEWS, Finding, Verdict, too_few
+from .parameters_oos import trains
+
+
+def check(ctx: Context, part: PresetPart) -> list[Finding]:
+    """Return the parameters finding of a preset that was not judged out of sample."""
+    if part.has_params and trains(ctx, part):
+        return []
+    if not ctx.enough:
+        return [too_few("parameters", part.scope, part.reviews, MIN_REVIEWS)]
+    info = part.info
+    if info is not None and info.params:
+        said = words.PARAMETERS_OPTIMIZED.fill(values=len(info.params), key=info.params_key)
+        evidence = {"reviews": part.reviews, "parameters": len(info.params)}
+        return [Finding.of("parameters", Verdict.OK, part.scope, said, evidence)]
+    said = words.PARAMETERS_DEFAULT.fill(reviews=fmt.count(part.reviews))
+    evidence = {"reviews": part.reviews, "parameters": 0}
+    return [Finding.of("parameters", Verdict.SUGGESTION, part.scope, said, evidence)]

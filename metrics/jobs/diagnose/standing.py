@@ -1,0 +1,49 @@
+"""Finding "benchmark-standing": where the scope's out-of-sample numbers (each preset's FSRS trained on its
+earlier reviews, pooled) fall among the FSRS benchmark's learners."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...explain import findings as words
+from ...score.binning import bin_keys, rmse_bins
+from ...score.intervals import bootstrap_ci
+from ...score.scores import auc, log_loss
+from ...score.standing import standing
+from ...score.terms import clipped, log_loss_terms
+from ..options import BINNINGS
+from .context import Context
+from .finding import MIN_REVIEWS, Finding, Verdict, too_few
+
+FEATURES = ("delta_t", "n_reviews", "n_lapses")
+
+
+def check(ctx: Context) -> list[Finding]:
+    """Return the standing of the pooled out-of-sample predictions (too few reviews: said; no optimizer: none)."""
+    if not ctx.enough:
+        return [too_few("benchmark-standing", words.COLLECTION, ctx.reviews, MIN_REVIEWS)]
+    if not ctx.trains:
+        return []
+    parts = [c.compared for c in ctx.pooled if "fsrs-out-of-sample" in c.compared]
+    if not parts or sum(p["y"].size for p in parts) < MIN_REVIEWS:
+        reviews = sum(p["y"].size for p in parts)
+        return [too_few("benchmark-standing", words.COLLECTION, reviews, MIN_REVIEWS)]
+    y = np.concatenate([p["y"] for p in parts])
+    pred = clipped(np.concatenate([p["fsrs-out-of-sample"] for p in parts]))
+    delta_t, n_reviews, n_lapses = (np.concatenate([p[f] for p in parts]) for f in FEATURES)
+    keys = bin_keys(delta_t, n_reviews, n_lapses, BINNINGS[ctx.options.binning])
+    ones = np.ones(y.size)
+    terms = log_loss_terms(pred, y)
+    ll, rmse, area = log_loss(pred, y, ones), rmse_bins(pred, y, ones, keys), auc(pred, y)
+    st = standing(int(y.size), ll, rmse, area)
+    evidence = {
+        "reviews": int(y.size),
+        "reviews_scored": ctx.reviews,
+        "log_loss": ll,
+        "log_loss_ci": list(bootstrap_ci(terms)),
+        "rmse_bins": rmse,
+        "auc": area,
+        **st.to_dict(),
+    }
+    why = words.STANDING_WHY.format(source=st.source())
+    return [Finding("benchmark-standing", Verdict.OK, words.COLLECTION, st.sentence(), evidence, "", why)]
