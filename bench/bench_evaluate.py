@@ -130,7 +130,7 @@ def main() -> None:
     exe = os.path.join(os.path.dirname(sys.executable), "fsrs-calibration")
     ours_cmd = [exe, "evaluate", path, "--json"]
     export_path = os.path.join(ROOT, "build", "bench", "export.zip")
-    export_cmd = [exe, "export", path, export_path]
+    export_cmd = [exe, "export", path, export_path, "--force"]  # each round replaces the last
     whole_cmd = [sys.executable, "-c", ANKI_SCRIPT, "whole", path]
     preset_cmd = [sys.executable, "-c", ANKI_SCRIPT, "presets", path]
     blocker = os.path.join(ROOT, "build", "bench", "no-pyarrow")  # a `pyarrow` that fails to import
