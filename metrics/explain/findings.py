@@ -210,3 +210,26 @@ HEALTH_FAILED = Words(
 def too_few(reviews: int, needed: int) -> Words:
     """Return the words of a not-enough-data finding."""
     return TOO_FEW.fill(reviews=fmt.count(reviews), needed=fmt.count(needed))
+
+
+CARDS_OK = Words(
+    "No card is forgotten more often than chance allows: {tested} cards with at least {min_reviews} reviews "
+    "were tested ({reviews} reviews).",
+    "",
+    "Each card's lapses were compared with what FSRS predicted for it; with this many cards some are always "
+    "unlucky, and none stood out beyond that (Benjamini–Hochberg, 5% false discoveries).",
+)
+CARDS_OFF = Words(
+    "{cards} forgotten far more often than FSRS predicts: {lapses} lapses where {expected} were expected, on "
+    "{reviews} reviews ({tested} cards tested).",
+    "Show them in the Browser, then reformulate them, split them into smaller cards, add context that tells them "
+    "apart from similar cards — or suspend them (Browser → Cards → Toggle Suspend).",
+    "Each listed card lapsed more often than FSRS predicts for it (matched to its preset's overall lapse rate), "
+    "beyond chance after testing {tested} cards (Benjamini–Hochberg, 5% false discoveries). No card is listed "
+    "only for being the worst.",
+)
+
+
+def cards(n: int) -> str:
+    """Return "1 card is" / "6 cards are"."""
+    return "1 card is" if n == 1 else f"{fmt.count(n)} cards are"

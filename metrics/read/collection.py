@@ -49,6 +49,7 @@ class CollectionData:
     presets: dict[int, Preset] = field(default_factory=dict)
     fsrs_enabled: bool = False
     scope: str = ""
+    leech_notes: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # sorted note ids
 
 
 def _parse_ints(text: str | None) -> np.ndarray | None:
@@ -182,7 +183,14 @@ def read_collection(
         presets=_presets(col),
         fsrs_enabled=bool(col.get_config("fsrs", False)),
         scope=search or "",
+        leech_notes=_leech_notes(col),
     )
+
+
+def _leech_notes(col: Any) -> np.ndarray:
+    """Return the sorted ids of the notes tagged "leech" (Anki's tag for cards forgotten again and again)."""
+    rows = col.db.list("select id from notes where (' ' || tags || ' ') like '% leech %'")
+    return np.array(sorted(int(r) for r in rows), dtype=np.int64)
 
 
 def _cards(col: Any, search: str | None, scope_label: str | None) -> np.ndarray:

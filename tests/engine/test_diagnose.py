@@ -90,6 +90,8 @@ def test_far_off_parameters_are_sent_to_optimize(tmp_path, seed):
     [params] = dg.by_id("parameters")
     assert params.verdict == "suggestion" and params.evidence["gain_ci"][0] > 0, params
     assert "Optimize" in params.action
+    [action] = params.actions  # Deck Options of the deck that uses the preset
+    assert action["kind"] == "deck-options" and action["preset"] == "Main preset" and action["deck_id"] > 1
 
 
 def test_a_deck_of_other_material_is_told_to_get_its_own_preset(tmp_path):
@@ -107,7 +109,26 @@ def test_a_deck_of_other_material_is_told_to_get_its_own_preset(tmp_path):
     dg = run(path)
     own = {f.scope: f for f in dg.by_id("decks") if f.scope.startswith("deck ")}
     assert own['deck "Other"'].verdict == "suggestion" and "preset of its own" in own['deck "Other"'].summary
-    assert own['deck "Usual"'].verdict == "ok"
+    assert own['deck "Usual"'].verdict == "ok" and own['deck "Usual"'].actions == []
+    # its actions: Deck Options of that very deck (its preset named), and an evaluation of its cards
+    from anki.collection import Collection
+
+    col = Collection(path)
+    try:
+        other = col.decks.id_for_name("Other")
+        cards = sorted(
+            col.db.list("select id from cards where (case when odid != 0 then odid else did end) = ?", other)
+        )
+        options, evaluate = own['deck "Other"'].actions
+        assert options == {"kind": "deck-options", "preset": "Usual preset", "deck_id": other}
+        assert evaluate["kind"] == "evaluate" and sorted(col.find_cards(evaluate["search"])) == cards
+        [decks] = [f for f in dg.by_id("decks") if f.scope == "collection"]
+        if decks.verdict == "suggestion":  # the decks off beyond chance, each shown in the Browser and evaluated
+            browse = [a for a in decks.actions if a["kind"] == "browse"]
+            assert len(browse) == len(decks.evidence["decks_off"]) >= 1
+            assert sorted(col.find_cards(browse[0]["search"])) == cards
+    finally:
+        col.close(downgrade=False)
 
 
 def test_current_predictions_are_the_replay_of_the_part_itself(tmp_path):

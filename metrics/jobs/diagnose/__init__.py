@@ -3,7 +3,7 @@
 Arrays in, findings out (no Qt, no anki): Anki's own health check and optimizer come in as callables.
 Every number a finding rests on carries a 95% interval and the count of reviews behind it; a finding
 says `not-enough-data` rather than guess. Finding ids are fixed (others rely on them):
-data, anki-health-check, parameters, hard-misuse, again-misuse, retention, decks, benchmark-standing.
+data, anki-health-check, parameters, hard-misuse, again-misuse, retention, decks, cards, benchmark-standing.
 
 One module per finding, each a `check` over the shared `Context` (the scored table of scored.py, the
 collection, the job's controls and the findings so far); its words are templates in explain/findings.py.
@@ -21,7 +21,9 @@ from ...read.collection import CollectionData
 from ..compare import Trainer
 from ..options import Options
 from . import (
+    actions,
     again_misuse,
+    cards,
     data,
     decks,
     hard_misuse,
@@ -63,6 +65,7 @@ FINDINGS: tuple[Check, ...] = (
         parameters_defaults.check,  # the presets the out-of-sample test did not judge
     ),
     decks.check,
+    cards.check,
     own_presets.check,
     standing.check,  # after every training
 )
@@ -95,6 +98,6 @@ def diagnose(
         checked = checks.results(in_scope, job)
     finally:
         checks.close()
-    found = ctx.found + health.findings(checked, ctx.found)
+    found = actions.attach(ctx, ctx.found + health.findings(checked, ctx.found))
     found.sort(key=lambda f: (f.id != "data", f.verdict.rank))
     return Diagnosis(found, checked, ctx.reviews)

@@ -44,11 +44,22 @@ class Finding:
     evidence: dict[str, Any] = field(default_factory=dict)
     action: str = ""
     why: str = ""
+    # What to do, as Anki's own screens: {"kind": "deck-options", "preset", "deck_id"} | {"kind": "browse",
+    # "search"} | {"kind": "evaluate", "search"} (the dialog's buttons; scripts and other add-ons act on them).
+    actions: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
-    def of(cls, id: str, verdict: Verdict, scope: str, said: Words, evidence: dict[str, Any]) -> Finding:
+    def of(
+        cls,
+        id: str,
+        verdict: Verdict,
+        scope: str,
+        said: Words,
+        evidence: dict[str, Any],
+        actions: list[dict[str, Any]] | None = None,
+    ) -> Finding:
         """Return the finding that says `said` (summary, action, why) about these numbers."""
-        return cls(id, verdict, scope, said.summary, evidence, said.action, said.why)
+        return cls(id, verdict, scope, said.summary, evidence, said.action, said.why, actions or [])
 
     def to_dict(self) -> dict[str, Any]:
         """Return the finding as JSON-ready values."""

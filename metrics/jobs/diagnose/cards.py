@@ -1,0 +1,72 @@
+"""Finding "cards": the cards FSRS keeps getting wrong — forgotten more often than predicted beyond chance.
+
+Per card with at least MIN_CARD_REVIEWS scored reviews: lapses against the lapses FSRS predicted (its
+predictions matched per preset to the preset's overall lapse rate, so that a card is listed for itself,
+not for its preset), the exact Poisson-binomial tail as its p-value, and Benjamini–Hochberg over every
+card tested (score/excess.py). Cards are listed only when beyond chance; the merely worst never are.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...explain import findings as words
+from ...explain import formatting as fmt
+from ...score.excess import FALSE_DISCOVERY_RATE, Excess, excess_lapses
+from .context import Context
+from .finding import MIN_REVIEWS, Finding, Verdict, too_few
+
+MIN_CARD_REVIEWS = 5  # scored reviews a card needs to be tested
+SHOWN = 20  # cards listed in the evidence (the Browser search holds them all)
+
+
+def check(ctx: Context) -> list[Finding]:
+    """Return the cards finding of the scope."""
+    if not ctx.enough:
+        return [too_few("cards", words.COLLECTION, ctx.reviews, MIN_REVIEWS)]
+    s = ctx.scored
+    result = excess_lapses(s.card, s.p, s.y, MIN_CARD_REVIEWS, stratum=s.preset)
+    tested = int(result.group.size)
+    evidence: dict[str, Any] = {
+        "cards_tested": tested,
+        "min_reviews": MIN_CARD_REVIEWS,
+        "false_discovery_rate": FALSE_DISCOVERY_RATE,
+    }
+    ranked = result.ranked()
+    if not ranked.size:
+        said = words.CARDS_OK.fill(
+            tested=fmt.count(tested), min_reviews=MIN_CARD_REVIEWS, reviews=fmt.count(int(result.reviews.sum()))
+        )
+        return [Finding.of("cards", Verdict.OK, words.COLLECTION, said, {**evidence, "cards": []})]
+    listed = _listed(ctx, result, ranked)
+    said = words.CARDS_OFF.fill(
+        cards=words.cards(int(ranked.size)),
+        lapses=fmt.count(int(result.lapses[ranked].sum())),
+        expected=f"{float(result.expected[ranked].sum()):.1f}",
+        reviews=fmt.count(int(result.reviews[ranked].sum())),
+        tested=fmt.count(tested),
+    )
+    ids = ctx.data.card_ids[result.group[ranked]]
+    actions = [{"kind": "browse", "search": "cid:" + ",".join(str(int(c)) for c in ids)}]
+    evidence = {**evidence, "cards_listed": int(ranked.size), "cards": listed[:SHOWN]}
+    return [Finding.of("cards", Verdict.SUGGESTION, words.COLLECTION, said, evidence, actions)]
+
+
+def _listed(ctx: Context, result: Excess, ranked: np.ndarray) -> list[dict[str, Any]]:
+    """Return the listed cards' numbers, the largest excess first."""
+    index = result.group[ranked]
+    leech = np.isin(ctx.data.card_note[index], ctx.data.leech_notes)
+    return [
+        {
+            "card_id": int(ctx.data.card_ids[i]),
+            "reviews": int(result.reviews[k]),
+            "lapses": int(result.lapses[k]),
+            "expected_lapses": float(result.expected[k]),
+            "excess": float(result.excess[k]),
+            "p_value": float(result.p_value[k]),
+            "leech": bool(is_leech),
+        }
+        for i, k, is_leech in zip(index.tolist(), ranked.tolist(), leech.tolist(), strict=True)
+    ]
