@@ -8,6 +8,7 @@ from typing import Any
 
 from aqt.qt import QHBoxLayout, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
+from ..metrics.explain import findings as words
 from .widgets import View, tooltip
 
 HELP = (
@@ -17,10 +18,8 @@ HELP = (
     "rest on; when the data cannot tell, it says so."
 )
 COLORS = {"problem": "#D55E00", "suggestion": "#E69F00", "ok": "#009E73", "not-enough-data": "#888888"}
-LABELS = {"problem": "Problem", "suggestion": "Suggestion", "ok": "OK", "not-enough-data": "Not enough data"}
-TITLES = {"data": "Your data", "anki-health-check": "Anki's health check", "parameters": "Parameters",
-          "hard-misuse": "The Hard button", "again-misuse": "The Again button", "retention": "Retention",
-          "decks": "Decks", "benchmark-standing": "Among the FSRS benchmark's learners"}  # fmt: skip
+LABELS = words.VERDICT_LABELS
+TITLES = words.FINDING_TITLES
 
 
 def findings_html(findings: list[Any]) -> str:
@@ -29,7 +28,7 @@ def findings_html(findings: list[Any]) -> str:
     for f in findings:
         color = COLORS.get(f.verdict, "#888888")
         head = (f'<span style="color:{color}; font-weight:bold">{LABELS.get(f.verdict, f.verdict)}</span> · '
-                f"<b>{html.escape(TITLES.get(f.id, f.id))}</b> · {html.escape(f.scope)}")  # fmt: skip
+                f"<b>{html.escape(TITLES.get(f.id, f.id))}</b> · {html.escape(f.scope)}")
         body = f"<p style='margin:2px 0 2px 0'>{head}<br>{html.escape(f.summary)}"
         if f.action:
             body += f"<br><b>What to do:</b> {html.escape(f.action)}"

@@ -24,6 +24,23 @@ class Words:
         return Words(self.summary.format(**values), self.action.format(**values), self.why.format(**values))
 
 
+VERDICT_LABELS = {
+    "problem": "Problem",
+    "suggestion": "Suggestion",
+    "ok": "OK",
+    "not-enough-data": "Not enough data",
+}
+FINDING_TITLES = {
+    "data": "Your data",
+    "anki-health-check": "Anki's health check",
+    "parameters": "Parameters",
+    "hard-misuse": "The Hard button",
+    "again-misuse": "The Again button",
+    "retention": "Retention",
+    "decks": "Decks",
+    "cards": "Cards FSRS keeps getting wrong",
+    "benchmark-standing": "Among the FSRS benchmark's learners",
+}
 OPTIMIZE = "Deck Options → (this preset) → FSRS → Optimize."
 REOPTIMIZE = "Then re-optimize (Deck Options → FSRS → Optimize)."
 COLLECTION = "collection"
