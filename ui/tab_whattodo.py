@@ -27,8 +27,10 @@ def findings_html(findings: list[Any]) -> str:
     parts = []
     for f in findings:
         color = COLORS.get(f.verdict, "#888888")
-        head = (f'<span style="color:{color}; font-weight:bold">{LABELS.get(f.verdict, f.verdict)}</span> · '
-                f"<b>{html.escape(TITLES.get(f.id, f.id))}</b> · {html.escape(f.scope)}")
+        head = (
+            f'<span style="color:{color}; font-weight:bold">{LABELS.get(f.verdict, f.verdict)}</span> · '
+            f"<b>{html.escape(TITLES.get(f.id, f.id))}</b> · {html.escape(f.scope)}"
+        )
         body = f"<p style='margin:2px 0 2px 0'>{head}<br>{html.escape(f.summary)}"
         if f.action:
             body += f"<br><b>What to do:</b> {html.escape(f.action)}"
