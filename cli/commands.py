@@ -92,28 +92,16 @@ def run_compare(args: argparse.Namespace) -> Any:
     models = parse_models(args.models)
     progress = progress_printer(args)
     with opened_copy(args, with_intervals="anki-interval" in models) as (col, data):
-        from ..metrics.jobs.compare import compare, fold_plan, may_train_first, train_folds, trains_first
+        from ..metrics.explain.progress import in_words
+        from ..metrics.jobs.compare import CompareInput
+        from ..metrics.jobs.job import Job
+        from ..metrics.jobs.plan import Handed, plan_compare
 
-        if "fsrs-out-of-sample" in models and may_train_first(data):
-            plan = fold_plan(data)
-            sizes = plan.sizes
-            if trains_first(sizes):
-                # A large collection: the trainings run first, one at a time, with the collection's
-                # arrays put aside in this run's folder (5M reviews: 1.9 GiB at peak otherwise).
-                step = "Training FSRS on the reviews before each test part, one part at a time"
-                with put_aside(data, col, progress, step) as load:
-                    del data
-                    largest = plan.encode()  # with the arrays put aside (184 MB at 5M reviews)
-                    del plan
-                    trained = train_folds(largest, sizes, anki_trainer(col))
-                    del largest
-                    # read back straight into compare, which lets go of them once replayed
-                    return compare(load(), options, None, models, progress=progress, trained=trained)
-            requests = (plan.encode(), sizes)
-            del plan
-            return compare(data, options, anki_trainer(col), models, progress=progress, share_cpu_by_size=True,
-                           requests=requests)  # fmt: skip
-        return compare(data, options, anki_trainer(col), models, progress=progress, share_cpu_by_size=True)
+        handed = Handed(data)  # a large collection's arrays are let go while its folds train (jobs/plan.py)
+        del data
+        inp = CompareInput(options, anki_trainer(col), models, share_cpu_by_size=True)
+        # a large collection's arrays are put aside in this run's folder (5M reviews: 1.9 GiB at peak otherwise)
+        return plan_compare(handed, inp, Job(progress=in_words(progress)), lambda d: put_aside(d, col, None, ""))
 
 
 def run_diagnose(args: argparse.Namespace) -> Any:
@@ -209,7 +197,10 @@ def run_command(args: argparse.Namespace) -> str:
     if args.command == "compare":
         cmp = run_compare(args)
         if args.json:
-            return to_json(dict(clean(cmp.to_dict()), params=parse_params_option(args.params, args.clamp_params)))
+            from ..metrics.explain.advice import comparison_advice
+
+            params = parse_params_option(args.params, args.clamp_params)
+            return to_json(dict(clean(cmp.to_dict()), guidance=comparison_advice(cmp), params=params))
         return format_comparison(cmp, args.params.strip() != "preset")
     ev = run_evaluate(args) if args.command == "evaluate" else run_evaluate_dataset(args)
     if args.json:

@@ -564,12 +564,15 @@ class CalibrationDialog(QDialog):
         status: dict[str, str] = {}
 
         def op(col: Any) -> Any:
-            from ..metrics.jobs.compare import compare
+            from ..metrics.explain.progress import in_words
+            from ..metrics.jobs.compare import CompareInput
+            from ..metrics.jobs.job import Job
+            from ..metrics.jobs.plan import plan_compare
             from ..metrics.read.anki_backend import anki_trainer
 
             data = self._scope_data(col, kind, value)
-            return compare(data, _options(choices, anki_version), anki_trainer(col),
-                           should_stop=self._cancel.is_set, progress=lambda t: status.update(text=t))  # fmt: skip
+            inp = CompareInput(_options(choices, anki_version), anki_trainer(col))
+            return plan_compare(data, inp, Job(self._cancel.is_set, in_words(lambda t: status.update(text=t))))
 
         def tick() -> None:
             if self._running and "text" in status:

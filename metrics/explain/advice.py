@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..models.catalog import BASELINES
 from ..score.intervals import Z95
 from . import formatting as fmt
 from .names import MODEL_NAMES
+
+if TYPE_CHECKING:
+    from ..jobs.compare import Comparison
 
 MIN_REVIEWS = 1000
 AUC_BANDS = (
@@ -83,9 +86,16 @@ def auc_verdict(auc: float | None, reviews: int, remembered: int) -> str:
     )
 
 
-def comparison_advice(cmp: Any) -> list[str]:
-    """Return the advice sentences of a comparison, the most important first (the comparison's guidance)."""
-    return list(cmp.guidance)
+def comparison_advice(cmp: Comparison) -> list[str]:
+    """Return the advice sentences of a comparison, the most important first (`compare --json`'s guidance);
+    none for a comparison without scores."""
+    if not cmp.models:
+        return []
+    scores = {}
+    for name, m in cmp.models.items():
+        remembered = round(sum(b.count * b.mean_actual for b in m.calibration.bins))
+        scores[name] = Score(name, m.log_loss, m.log_loss_ci, m.auc, m.reviews, remembered)
+    return advise(scores, cmp.reviews_compared)
 
 
 def advise(scores: dict[str, Score], reviews: int) -> list[str]:

@@ -24,8 +24,8 @@ DEFAULT_BUDGET = 640 << 20  # estimated bytes running at once: one 5M-review fol
 class MemoryGate:
     """Admits jobs while the sum of their estimated bytes fits the budget; a job alone always runs."""
 
-    def __init__(self, budget: int = DEFAULT_BUDGET) -> None:
-        self.budget = budget
+    def __init__(self, budget: int | None = None) -> None:
+        self.budget = budget if budget is not None else DEFAULT_BUDGET  # read now (tests lower it)
         self.give_back = TRIM_AFTER_JOBS  # read once: the command line sets it, Anki's window does not
         self._used = 0
         self._running = 0
@@ -100,3 +100,10 @@ def _malloc_trim() -> Callable[[], None]:
 # threads allocating, the add-on leaves the process's heap alone.
 give_back_memory = _malloc_trim()
 TRIM_AFTER_JOBS = False
+
+
+def settle() -> None:
+    """Hand the memory freed so far back to the system (the command line only: see TRIM_AFTER_JOBS): without
+    it, the heap keeps what large temporaries freed, and the peak adds them up."""
+    if TRIM_AFTER_JOBS:
+        give_back_memory()

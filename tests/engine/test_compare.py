@@ -173,13 +173,13 @@ def test_out_of_sample_fsrs_agrees_with_ankis_evaluate_params(larger_col, search
     """Within 0.002 of Anki's own time-series evaluation. Both train with Anki's optimizer, whose results
     move a little from run to run (parallel training); the training options differ slightly too (Anki's
     evaluate_params trains 8 epochs with card ids; compute_fsrs_params_from_items uses the defaults)."""
-    from fsrs_calibration.metrics.jobs.compare import compare
+    from fsrs_calibration.metrics.jobs.compare import CompareInput, compare
     from fsrs_calibration.metrics.read.anki_backend import anki_trainer
     from fsrs_calibration.metrics.read.collection import read_collection
 
     col = larger_col
     a = col._backend.evaluate_params(search=search, ignore_revlogs_before_ms=0, num_of_relearning_steps=1)
-    cmp = compare(read_collection(col, search, with_intervals=True), None, anki_trainer(col))
+    cmp = compare(read_collection(col, search, with_intervals=True), CompareInput(trainer=anki_trainer(col)))
     ours = cmp.models["fsrs-out-of-sample"]
     assert ours.log_loss == pytest.approx(a.log_loss, abs=0.002)
     assert ours.rmse_bins == pytest.approx(a.rmse_bins, abs=0.002)
@@ -198,7 +198,8 @@ def test_folds_trained_first_give_the_same_comparison(larger_col):
     gives: the same requests, the same numbers."""
     import json
 
-    from fsrs_calibration.metrics.jobs.compare import compare, fold_requests, train_folds
+    from fsrs_calibration.metrics.jobs.compare import CompareInput, Prepared, compare, fold_plan
+    from fsrs_calibration.metrics.jobs.plan import train_folds
     from fsrs_calibration.metrics.read.anki_backend import anki_trainer
     from fsrs_calibration.metrics.read.collection import read_collection
 
@@ -210,17 +211,74 @@ def test_folds_trained_first_give_the_same_comparison(larger_col):
         return params
 
     data = read_collection(larger_col, "deck:Six", with_intervals=True)
-    usual = compare(data, None, recording)
-    largest, sizes = fold_requests(data)
+    usual = compare(data, CompareInput(trainer=recording))
+    plan = fold_plan(data)
+    largest, sizes = plan.encode(), plan.sizes
     assert sorted(sizes) == sorted(len(r) for r in seen) and max(sizes) == len(largest)
     trained = train_folds(largest, sizes, lambda request: seen[bytes(request)])  # the same requests, or KeyError
-    first = compare(data, None, None, trained=trained)
+    first = compare(data, CompareInput(), None, Prepared(trained=trained))
     assert first.fold_params == usual.fold_params
     assert json.dumps(first.to_dict(), sort_keys=True) == json.dumps(usual.to_dict(), sort_keys=True)
     with pytest.raises(Exception, match="folds' parameters"):
-        compare(data, None, None, trained=trained[:2])
-    given = compare(data, None, lambda request: seen[bytes(request)], requests=(largest, sizes))  # encoded once
+        compare(data, CompareInput(), None, Prepared(trained=trained[:2]))
+    with pytest.raises(Exception, match="needs Anki's optimizer"):
+        compare(data, CompareInput())
+    replayed = CompareInput(trainer=lambda request: seen[bytes(request)])
+    given = compare(data, replayed, None, Prepared(requests=(largest, sizes)))  # encoded once
     assert json.dumps(given.to_dict(), sort_keys=True) == json.dumps(usual.to_dict(), sort_keys=True)
+
+
+def test_the_large_collection_plan_trains_first_and_lets_the_arrays_go(larger_col, monkeypatch):
+    """With a memory gate too small for the folds' trainings and a place to put the arrays aside, the plan
+    trains every fold first (the same requests, one at a time) and the comparison lets go of the arrays
+    read back once it has replayed them: the same comparison as the usual path, the steps reported in order."""
+    import contextlib
+    import json
+    import pickle
+    import weakref
+
+    from fsrs_calibration.metrics.explain.progress import progress_text
+    from fsrs_calibration.metrics.jobs.compare import CompareInput, compare, pipeline
+    from fsrs_calibration.metrics.jobs.gate import MemoryGate
+    from fsrs_calibration.metrics.jobs.job import Job, Step
+    from fsrs_calibration.metrics.jobs.plan import Handed, plan_compare
+    from fsrs_calibration.metrics.read.anki_backend import anki_trainer
+    from fsrs_calibration.metrics.read.collection import read_collection
+
+    train = anki_trainer(larger_col)
+    seen: dict[bytes, list[float]] = {}
+
+    def recording(request):
+        seen[bytes(request)] = params = train(request)
+        return params
+
+    usual = compare(read_collection(larger_col, "deck:Six", with_intervals=True), CompareInput(trainer=recording))
+    loaded: list[weakref.ref] = []
+    alive_at_settle: list[bool] = []
+    monkeypatch.setattr(pipeline, "settle", lambda: alive_at_settle.append(bool(loaded) and loaded[0]() is not None))
+
+    @contextlib.contextmanager
+    def put_aside(data):
+        stored = pickle.dumps(data)
+        del data
+
+        def load():
+            data = pickle.loads(stored)
+            loaded.append(weakref.ref(data))
+            return data
+
+        yield load
+
+    steps = []
+    inp = CompareInput(trainer=lambda request: seen[bytes(request)])  # the same requests, or KeyError
+    job = Job(progress=steps.append, gate=MemoryGate(1))
+    planned = plan_compare(Handed(read_collection(larger_col, "deck:Six", with_intervals=True)), inp, job, put_aside)
+    assert json.dumps(planned.to_dict(), sort_keys=True) == json.dumps(usual.to_dict(), sort_keys=True)
+    assert alive_at_settle == [True, False]  # after the presets' replay; after the arrays are let go
+    assert [p.step for p in steps[:2]] == [Step.TRAINING_FIRST, Step.PRESETS]
+    assert [progress_text(p) for p in steps if p.step == Step.TRAINED_PART][-1] == (
+        "FSRS trained on the reviews before part 5 of 5"
+    )
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="thread priorities are set on Linux only")
@@ -231,7 +289,7 @@ def test_cpu_shares_only_when_asked(larger_col, share):
     import os
     import threading
 
-    from fsrs_calibration.metrics.jobs.compare import compare
+    from fsrs_calibration.metrics.jobs.compare import CompareInput, compare
     from fsrs_calibration.metrics.read.anki_backend import anki_trainer
     from fsrs_calibration.metrics.read.collection import read_collection
 
@@ -243,7 +301,8 @@ def test_cpu_shares_only_when_asked(larger_col, share):
         seen.append((len(request), os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) - base))
         return train(request)
 
-    compare(read_collection(larger_col, "deck:Six"), None, trainer, ["fsrs-out-of-sample"], share_cpu_by_size=share)
+    inp = CompareInput(trainer=trainer, models=["fsrs-out-of-sample"], share_cpu_by_size=share)
+    compare(read_collection(larger_col, "deck:Six"), inp)
     steps = [s for _, s in sorted(seen)]  # by request size
     assert len(steps) == 5
     if share:
@@ -254,7 +313,7 @@ def test_cpu_shares_only_when_asked(larger_col, share):
 
 def test_superiority_is_the_share_of_decks_won_on_log_loss():
     """Three decks: A's mean log loss is lower than B's in two of them (by hand), B's in one."""
-    from fsrs_calibration.metrics.jobs.compare import _superiority
+    from fsrs_calibration.metrics.jobs.compare.scores import superiority as _superiority
 
     deck = np.array([0, 0, 1, 1, 1, 2])
     a = np.array([0.1, 0.3, 0.5, 0.5, 0.2, 0.9])  # deck means: 0.2, 0.4, 0.9

@@ -90,5 +90,9 @@ class _Counting:
 def _counted_comparison(compare, data, train, budget):
     """Return (most trainings at once, sorted request sizes, comparison) under a gate of `budget` bytes."""
     trainer = _Counting(train)
-    cmp = compare(data, None, trainer, ["fsrs-default", "fsrs-out-of-sample"], gate=MemoryGate(budget))
+    from fsrs_calibration.metrics.jobs.compare import CompareInput
+    from fsrs_calibration.metrics.jobs.job import Job
+
+    inp = CompareInput(trainer=trainer, models=["fsrs-default", "fsrs-out-of-sample"])
+    cmp = compare(data, inp, Job(gate=MemoryGate(budget)))
     return trainer.most, sorted(trainer.sizes), cmp

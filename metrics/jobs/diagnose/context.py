@@ -8,32 +8,36 @@ from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
-from ...errors import Cancelled
 from ...explain import findings as words
 from ...read.collection import CollectionData, Preset
 from ...reviews.presets import card_presets
 from ..compare import Comparison, Trainer
 from ..evaluate import evaluate
 from ..gate import MemoryGate
+from ..job import Job as BaseJob
 from ..options import Options
 from .finding import MIN_REVIEWS, Finding
 from .scored import ScoredReviews, columns, scored_reviews
 
 
-@dataclass(frozen=True)
-class Job:
-    """The diagnosis's controls: cancel, progress and the memory gate its trainings and Anki's share."""
+class Job(BaseJob):
+    """The diagnosis's job: the one job object (cancel and the memory gate that its trainings, our replays and
+    Anki's health checks share), its progress said in words (explain/findings.py)."""
 
-    should_stop: Callable[[], bool] | None = None
-    progress: Callable[[str], None] | None = None
-    gate: MemoryGate = field(default_factory=MemoryGate)
+    def __init__(
+        self,
+        should_stop: Callable[[], bool] | None = None,
+        progress: Callable[[str], None] | None = None,
+        gate: MemoryGate | None = None,
+    ) -> None:
+        super().__init__(should_stop, None, gate)
+        self.say = progress
 
     def note(self, text: str) -> None:
         """Say what is being done now; raise Cancelled when the job should stop."""
-        if self.progress is not None:
-            self.progress(text)
-        if self.should_stop is not None and self.should_stop():
-            raise Cancelled()
+        if self.say is not None:
+            self.say(text)
+        self.check()
 
 
 @dataclass

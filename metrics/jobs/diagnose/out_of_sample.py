@@ -14,7 +14,7 @@ from ...explain import formatting as fmt
 from ...read.collection import CollectionData
 from ...reviews.subset import restrict
 from ...score.terms import log_loss_terms
-from ..compare import Comparison, compare
+from ..compare import CompareInput, Comparison, compare
 from ..options import Options
 from .context import Context
 from .scored import ScoredReviews
@@ -32,19 +32,12 @@ def out_of_sample(ctx: Context, cards: np.ndarray, current: ScoredReviews | None
     when given)."""
     part: CollectionData = restrict(ctx.data, cards)
     preset_options = Options(**{**asdict(ctx.options), "params": "preset"})
-    cmp = compare(
-        part,
-        preset_options,
-        ctx.trainer,
-        ("fsrs-out-of-sample",),
-        should_stop=ctx.job.should_stop,
-        keep_predictions=True,
-        folds=SPLITS,
-        gate=ctx.job.gate,
-        scores=False,
+    inp = CompareInput(
+        preset_options, ctx.trainer, ("fsrs-out-of-sample",), SPLITS, keep_predictions=True, scores=False
     )
-    if current is not None:
-        cmp.compared["fsrs-preset"] = current.predictions_of(cmp.compared["revlog_id"])
+    cmp = compare(part, inp, ctx.job.part())
+    if current is not None and cmp.compared is not None:
+        cmp.compared.predictions["fsrs-preset"] = current.predictions_of(cmp.compared.revlog_id)
     return cmp
 
 
@@ -53,10 +46,12 @@ def paired_gain(
 ) -> dict[str, Any]:
     """Return the mean log-loss gain of `trained` over `current` on the same reviews, with a 95% interval
     from a bootstrap by card (each card's reviews resampled together: Poisson weights per card)."""
-    y = cmp.compared["y"]
-    terms = {name: log_loss_terms(cmp.compared[name], y) for name in (current, trained)}
+    compared = cmp.compared
+    assert compared is not None  # compared with keep_predictions
+    y = compared.y
+    terms = {name: log_loss_terms(compared.predictions[name], y) for name in (current, trained)}
     d = terms[current] - terms[trained]  # positive: the trained parameters predict better
-    card = cmp.compared["card"]  # card indexes (small integers)
+    card = compared.card  # card indexes (small integers)
     counts = np.bincount(card).astype(np.float64)
     present = counts > 0
     sums, counts = np.bincount(card, weights=d)[present], counts[present]

@@ -24,13 +24,15 @@ def check(ctx: Context) -> list[Finding]:
         return [too_few("benchmark-standing", words.COLLECTION, ctx.reviews, MIN_REVIEWS)]
     if not ctx.trains:
         return []
-    parts = [c.compared for c in ctx.pooled if "fsrs-out-of-sample" in c.compared]
-    if not parts or sum(p["y"].size for p in parts) < MIN_REVIEWS:
-        reviews = sum(p["y"].size for p in parts)
+    parts = [
+        c.compared for c in ctx.pooled if c.compared is not None and "fsrs-out-of-sample" in c.compared.predictions
+    ]
+    if not parts or sum(p.y.size for p in parts) < MIN_REVIEWS:
+        reviews = sum(p.y.size for p in parts)
         return [too_few("benchmark-standing", words.COLLECTION, reviews, MIN_REVIEWS)]
-    y = np.concatenate([p["y"] for p in parts])
-    pred = clipped(np.concatenate([p["fsrs-out-of-sample"] for p in parts]))
-    delta_t, n_reviews, n_lapses = (np.concatenate([p[f] for p in parts]) for f in FEATURES)
+    y = np.concatenate([p.y for p in parts])
+    pred = clipped(np.concatenate([p.predictions["fsrs-out-of-sample"] for p in parts]))
+    delta_t, n_reviews, n_lapses = (np.concatenate([getattr(p, f) for p in parts]) for f in FEATURES)
     keys = bin_keys(delta_t, n_reviews, n_lapses, BINNINGS[ctx.options.binning])
     ones = np.ones(y.size)
     terms = log_loss_terms(pred, y)
