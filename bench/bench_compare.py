@@ -45,14 +45,19 @@ def main() -> None:
     out = {k: json.loads(v) for k, v in text.items()}
     med = {k: statistics.median(v) for k, v in times.items()}
     ours = out["ours"]["models"]["fsrs-out-of-sample"]
-    print(json.dumps({
-        "collection": path,
-        "median_seconds": {k: round(v, 2) for k, v in med.items()},
-        "ratio_ours_to_anki": round(med["ours"] / med["anki"], 3),
-        "ours": {"log_loss": ours["log_loss"], "rmse_bins": ours["rmse_bins"], "reviews": ours["reviews"]},
-        "anki": out["anki"],
-        "runs": {k: [round(x, 2) for x in v] for k, v in times.items()},
-    }, indent=1))  # fmt: skip
+    print(
+        json.dumps(
+            {
+                "collection": path,
+                "median_seconds": {k: round(v, 2) for k, v in med.items()},
+                "ratio_ours_to_anki": round(med["ours"] / med["anki"], 3),
+                "ours": {"log_loss": ours["log_loss"], "rmse_bins": ours["rmse_bins"], "reviews": ours["reviews"]},
+                "anki": out["anki"],
+                "runs": {k: [round(x, 2) for x in v] for k, v in times.items()},
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

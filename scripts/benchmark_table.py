@@ -22,6 +22,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -180,15 +181,22 @@ def render(table: dict[str, Any], meta: dict[str, Any], command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+@dataclass(frozen=True)
+class Origin:
+    """Where the results come from: the model, its date and commit, the repository and file read."""
+
+    model: str
+    date: str = ""
+    commit: str = ""
+    repository: str = DEFAULT_REPOSITORY
+    read_from: str = ""
+    path: str = ""
+
+
 def generate(
     lines: Iterable[str],
+    origin: Origin,
     *,
-    model: str,
-    date: str = "",
-    commit: str = "",
-    repository: str = DEFAULT_REPOSITORY,
-    read_from: str = "",
-    path: str = "",
     bands: Sequence[int] = DEFAULT_BANDS,
     step: int = 1,
     command: str = "",
@@ -201,12 +209,8 @@ def generate(
     users, skipped = read_users(lines)
     table = build(users, bands, step)
     meta = {
-        "model": model,
-        "date": date,
-        "commit": commit,
-        "repository": repository,
-        "read_from": read_from,
-        "path": path or f"result/{model}.jsonl",
+        **asdict(origin),
+        "path": origin.path or f"result/{origin.model}.jsonl",
         "source_users": len(users) + skipped,
         "skipped_users": skipped,
         "step": step,
@@ -248,18 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     command = " ".join(["python scripts/benchmark_table.py", os.path.basename(args.source), *flags])
     try:
         with open(args.source, encoding="utf-8") as f:
-            text = generate(
-                f,
-                model=model,
-                date=args.date,
-                commit=args.commit,
-                repository=args.repository,
-                read_from=args.read_from,
-                path=args.path,
-                bands=bands,
-                step=args.step,
-                command=command,
-            )
+            origin = Origin(model, args.date, args.commit, args.repository, args.read_from, args.path)
+            text = generate(f, origin, bands=bands, step=args.step, command=command)
     except (OSError, SourceError) as e:
         print(f"benchmark_table: {e}", file=sys.stderr)
         return 2

@@ -23,8 +23,14 @@ from typing import Any
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 # pending: the signal that stops the run; held: inside deferred() or after stop(); owed: an interruption
 # that arrived while held, to raise when the hold ends (never after stop()).
-_state: dict[str, Any] = {"installed": False, "pending": 0, "redeliver": False, "held": False, "owed": False,
-                          "stopped": False}  # fmt: skip
+_state: dict[str, Any] = {
+    "installed": False,
+    "pending": 0,
+    "redeliver": False,
+    "held": False,
+    "owed": False,
+    "stopped": False,
+}
 
 
 def install() -> None:

@@ -108,7 +108,7 @@ def test_items_are_the_protobuf_anki_parses(monkeypatch, card_share):
         items=[
             FsrsItem(reviews=[FsrsReview(rating=int(rating[k]), delta_t=int(dt[k])) for k in range(seg[j], j + 1)])
             for j in items
-        ]  # fmt: skip
+        ]
     ).SerializeToString()
     assert data == want
     prefix = ComputeFsrsParamsFromItemsRequest.FromString(data[: end[9]])
@@ -184,8 +184,15 @@ def test_out_of_sample_fsrs_agrees_with_ankis_evaluate_params(larger_col, search
     assert ours.log_loss == pytest.approx(a.log_loss, abs=0.002)
     assert ours.rmse_bins == pytest.approx(a.rmse_bins, abs=0.002)
     assert len(cmp.fold_params) == 5 and all(len(p) == 21 for p in cmp.fold_params)
-    assert set(cmp.models) == {"fsrs-preset", "fsrs-default", "fsrs-out-of-sample", "sm2", "anki-interval", "avg",
-                               "moving-avg"}  # fmt: skip
+    assert set(cmp.models) == {
+        "fsrs-preset",
+        "fsrs-default",
+        "fsrs-out-of-sample",
+        "sm2",
+        "anki-interval",
+        "avg",
+        "moving-avg",
+    }
     for m in cmp.models.values():
         assert m.reviews == cmp.reviews_compared
         assert m.log_loss_ci[0] <= m.log_loss <= m.log_loss_ci[1]

@@ -99,8 +99,9 @@ def test_a_deck_of_other_material_is_told_to_get_its_own_preset(tmp_path):
     same = Learner(true_params=list(DEFAULTS6), seed=1)
     other = Learner(true_params=OTHER, seed=2)
     presets = {"Usual": list(DEFAULTS6), "Other": list(DEFAULTS6)}
-    b = build_learner_collection(path, {"Usual": (same, 400), "Other": (other, 400)}, days=300,
-                                 preset_params=presets, seed=5)  # fmt: skip
+    b = build_learner_collection(
+        path, {"Usual": (same, 400), "Other": (other, 400)}, days=300, preset_params=presets, seed=5
+    )
     preset = b.col.decks.get_config(b.col.decks.get(b.col.decks.id_for_name("Usual"))["conf"])
     deck = b.col.decks.get(b.col.decks.id_for_name("Other"))
     deck["conf"] = preset["id"]  # both decks share the preset fit for the usual material
@@ -142,8 +143,10 @@ def test_current_predictions_are_the_replay_of_the_part_itself(tmp_path):
     from fsrs_calibration.metrics.reviews.subset import restrict
 
     path = str(tmp_path / "c.anki2")
-    learners = {"A": (Learner(true_params=list(DEFAULTS6), seed=3), 150),
-                "B": (Learner(true_params=OTHER, seed=4), 150)}  # fmt: skip
+    learners = {
+        "A": (Learner(true_params=list(DEFAULTS6), seed=3), 150),
+        "B": (Learner(true_params=OTHER, seed=4), 150),
+    }
     build_learner_collection(path, learners, days=200, preset_params={"A": FAR_OFF, "B": None}, seed=9).close()
     col = Collection(path)
     try:
@@ -181,10 +184,13 @@ def test_anki_health_check_is_ankis_own_call(tmp_path):
     col = Collection(path)
     try:
         conf = next(c for c in col.decks.all_config() if c["name"] == "Main preset")
-        want = col._backend.compute_fsrs_params(search='preset:"Main preset" -is:suspended',
-                                                current_params=conf["fsrsParams6"], ignore_revlogs_before_ms=0,
-                                                num_of_relearning_steps=len(conf["lapse"]["delays"]),
-                                                health_check=True)  # fmt: skip
+        want = col._backend.compute_fsrs_params(
+            search='preset:"Main preset" -is:suspended',
+            current_params=conf["fsrsParams6"],
+            ignore_revlogs_before_ms=0,
+            num_of_relearning_steps=len(conf["lapse"]["delays"]),
+            health_check=True,
+        )
     finally:
         col.close(downgrade=False)
     assert dg.anki_health_check["Main preset"].passed == want.health_check_passed
@@ -216,9 +222,11 @@ def test_cli_diagnose_json_and_bad_input(tmp_path, capsys):
     assert any(f["id"] == "hard-misuse" and f["verdict"] == "problem" for f in out["findings"])
     assert main(["diagnose", path]) == 0
     assert "[problem] hard-misuse" in capsys.readouterr().out
-    for argv, fragment in ((["diagnose", str(tmp_path / "missing.anki2")], "no such file"),
-                           (["diagnose", path, "--deck", "Nope"], 'No deck named "Nope"'),
-                           (["diagnose", path, "--search", "deck:(("], "not valid")):  # fmt: skip
+    for argv, fragment in (
+        (["diagnose", str(tmp_path / "missing.anki2")], "no such file"),
+        (["diagnose", path, "--deck", "Nope"], 'No deck named "Nope"'),
+        (["diagnose", path, "--search", "deck:(("], "not valid"),
+    ):
         assert main(argv) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and fragment in err, err

@@ -31,11 +31,10 @@ NAN = float("nan")
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("benchmark_table_script", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    import benchmark_table  # scripts/ is on pytest's path
+
+    assert Path(benchmark_table.__file__).resolve() == SCRIPT.resolve()
+    return benchmark_table
 
 
 def _load(path: Path, name: str) -> ModuleType:
@@ -55,12 +54,14 @@ def _fixture_users() -> list[dict[str, Any]]:
         rmses = rng.sample(range(100 // (b + 1), 2500 // (b + 1)), PER_BAND)
         aucs = rng.sample(range(4000, 9500), PER_BAND)
         for j in range(PER_BAND):
-            users.append({
-                "size": rng.randrange(low, high) if j > 1 else (low if j == 0 else high - 1),  # band edges included
-                "LogLoss": lls[j] / 10000,
-                "RMSE(bins)": rmses[j] / 10000,
-                "AUC": None if j == 3 else aucs[j] / 10000,  # one user per band without an AUC
-            })  # fmt: skip
+            users.append(
+                {
+                    "size": rng.randrange(low, high) if j > 1 else (low if j == 0 else high - 1),  # band edges included
+                    "LogLoss": lls[j] / 10000,
+                    "RMSE(bins)": rmses[j] / 10000,
+                    "AUC": None if j == 3 else aucs[j] / 10000,  # one user per band without an AUC
+                }
+            )
     return users
 
 
@@ -120,8 +121,9 @@ def test_script_output_is_the_generate_function_and_deterministic(fixture: Any) 
     source_lines = _fixture_lines(users)
     flags = "--model TEST-1 --date 2024-07 --commit 0123abcd --bands 100,1000"
     command = f"python scripts/benchmark_table.py TEST-1.jsonl {flags}"
-    again = _script().generate(source_lines, model="TEST-1", date="2024-07", commit="0123abcd", bands=BANDS,
-                               command=command)  # fmt: skip
+    again = _script().generate(
+        source_lines, _script().Origin("TEST-1", "2024-07", "0123abcd"), bands=BANDS, command=command
+    )
     assert again == text
     assert command in " ".join(text.split())  # the docstring says how it was made
     assert len(text) < 60_000
@@ -193,9 +195,17 @@ def test_shipped_table_is_the_scripts_output() -> None:
     command = " ".join(" ".join(doc[start:end]).split())
     names = ("BANDS", "USERS", "AUC_USERS", "LOG_LOSS", "RMSE_BINS", "AUC")
     table = {name: list(getattr(shipped, name)) for name in names}
-    meta = {"model": shipped.MODEL, "date": shipped.DATE, "commit": shipped.COMMIT, "repository": shipped.REPOSITORY,
-            "read_from": shipped.READ_FROM, "path": shipped.PATH, "source_users": shipped.SOURCE_USERS,
-            "skipped_users": shipped.SKIPPED_USERS, "step": shipped.STEP}  # fmt: skip
+    meta = {
+        "model": shipped.MODEL,
+        "date": shipped.DATE,
+        "commit": shipped.COMMIT,
+        "repository": shipped.REPOSITORY,
+        "read_from": shipped.READ_FROM,
+        "path": shipped.PATH,
+        "source_users": shipped.SOURCE_USERS,
+        "skipped_users": shipped.SKIPPED_USERS,
+        "step": shipped.STEP,
+    }
     assert _script().render(table, meta, command) == text
 
 
