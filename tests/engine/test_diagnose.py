@@ -218,7 +218,8 @@ def test_cli_diagnose_json_and_bad_input(tmp_path, capsys):
     assert main(["diagnose", path, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) >= {"findings", "anki_health_check"}
-    assert set(out["findings"][0]) == {"id", "verdict", "scope", "summary", "evidence", "action", "why", "actions"}
+    keys = {"id", "verdict", "scope", "summary", "evidence", "action", "why", "actions", "reviews_affected"}
+    assert set(out["findings"][0]) == keys
     assert any(f["id"] == "hard-misuse" and f["verdict"] == "problem" for f in out["findings"])
     assert main(["diagnose", path]) == 0
     assert "[problem] hard-misuse" in capsys.readouterr().out

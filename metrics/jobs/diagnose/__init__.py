@@ -35,7 +35,7 @@ from . import (
     standing,
 )
 from .context import Check, Job, each_preset, start
-from .finding import MIN_EFFECT, MIN_GROUP, MIN_REVIEWS, VERDICTS, Diagnosis, Finding, Verdict
+from .finding import MIN_EFFECT, MIN_GROUP, MIN_REVIEWS, VERDICTS, Diagnosis, Finding, Verdict, rank
 from .health import health_check_plan, health_checks_first
 from .out_of_sample import paired_gain
 
@@ -52,9 +52,10 @@ __all__ = [
     "health_check_plan",
     "health_checks_first",
     "paired_gain",
+    "rank",
 ]
 
-# The findings, in the order they are made (the list is then sorted by verdict, the data finding first).
+# The findings, in the order they are made (the list is then ranked: finding.rank).
 FINDINGS: tuple[Check, ...] = (
     data.check,
     each_preset(
@@ -99,5 +100,5 @@ def diagnose(
     finally:
         checks.close()
     found = actions.attach(ctx, ctx.found + health.findings(checked, ctx.found))
-    found.sort(key=lambda f: (f.id != "data", f.verdict.rank))
+    found.sort(key=rank)
     return Diagnosis(found, checked, ctx.reviews)

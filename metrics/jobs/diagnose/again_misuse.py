@@ -36,7 +36,9 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         said = words.AGAIN_SUGGESTION.fill(
             more=fmt.points(diff), low=fmt.points(low), high=fmt.points(high), numbers=numbers
         )
-        return [Finding.of("again-misuse", Verdict.SUGGESTION, part.scope, said, evidence)]
+        return [
+            Finding.of("again-misuse", Verdict.SUGGESTION, part.scope, said, evidence, affected=after_again.reviews)
+        ]
     ok = words.AGAIN_OK_HARD_EXPLAINS if hard_problem and low > 0 else words.AGAIN_OK
     said = ok.fill(numbers=numbers, low=fmt.points(low, True), high=fmt.points(high, True))
     return [Finding.of("again-misuse", Verdict.OK, part.scope, said, evidence)]

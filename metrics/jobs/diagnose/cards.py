@@ -51,7 +51,8 @@ def check(ctx: Context) -> list[Finding]:
     ids = ctx.data.card_ids[result.group[ranked]]
     actions = [{"kind": "browse", "search": "cid:" + ",".join(str(int(c)) for c in ids)}]
     evidence = {**evidence, "cards_listed": int(ranked.size), "cards": listed[:SHOWN]}
-    return [Finding.of("cards", Verdict.SUGGESTION, words.COLLECTION, said, evidence, actions)]
+    affected = int(result.reviews[ranked].sum())
+    return [Finding.of("cards", Verdict.SUGGESTION, words.COLLECTION, said, evidence, actions, affected)]
 
 
 def _listed(ctx: Context, result: Excess, ranked: np.ndarray) -> list[dict[str, Any]]:

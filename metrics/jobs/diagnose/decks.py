@@ -30,7 +30,8 @@ def check(ctx: Context) -> list[Finding]:
         for d in off[:NAMED]
     )
     said = words.DECKS_OFF.fill(count=len(off), names=names)
-    return [Finding.of("decks", Verdict.SUGGESTION, words.COLLECTION, said, evidence)]
+    affected = sum(d["reviews"] for d in off)
+    return [Finding.of("decks", Verdict.SUGGESTION, words.COLLECTION, said, evidence, affected=affected)]
 
 
 def _decks_off(ctx: Context) -> tuple[list[dict[str, Any]], int]:

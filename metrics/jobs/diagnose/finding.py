@@ -47,6 +47,8 @@ class Finding:
     # What to do, as Anki's own screens: {"kind": "deck-options", "preset", "deck_id"} | {"kind": "browse",
     # "search"} | {"kind": "evaluate", "search"} (the dialog's buttons; scripts and other add-ons act on them).
     actions: list[dict[str, Any]] = field(default_factory=list)
+    # How much it matters: the reviews a problem or suggestion is about (ranks them; 0 for the others).
+    reviews_affected: int = 0
 
     @classmethod
     def of(
@@ -57,9 +59,11 @@ class Finding:
         said: Words,
         evidence: dict[str, Any],
         actions: list[dict[str, Any]] | None = None,
+        affected: int = 0,
     ) -> Finding:
-        """Return the finding that says `said` (summary, action, why) about these numbers."""
-        return cls(id, verdict, scope, said.summary, evidence, said.action, said.why, actions or [])
+        """Return the finding that says `said` (summary, action, why) about these numbers, which concern
+        `affected` reviews."""
+        return cls(id, verdict, scope, said.summary, evidence, said.action, said.why, actions or [], affected)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the finding as JSON-ready values."""
@@ -82,9 +86,19 @@ class Diagnosis:
             "reviews": self.reviews,
         }
 
+    def count(self, verdict: Verdict) -> int:
+        """Return how many findings have this verdict."""
+        return sum(f.verdict is verdict for f in self.findings)
+
     def by_id(self, finding_id: str) -> list[Finding]:
         """Return the findings with this id (some ids have one finding per preset or deck)."""
         return [f for f in self.findings if f.id == finding_id]
+
+
+def rank(finding: Finding) -> tuple[bool, int, int]:
+    """Return the finding's place in the list: the data first (what everything rests on), then problems,
+    then suggestions, each by how many reviews it concerns (the most first), then not-enough-data, then ok."""
+    return finding.id != "data", finding.verdict.rank, -finding.reviews_affected
 
 
 def too_few(finding_id: str, scope: str, reviews: int, needed: int) -> Finding:

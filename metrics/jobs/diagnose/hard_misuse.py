@@ -37,7 +37,7 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         said = words.HARD_PROBLEM.fill(
             lower=fmt.points(-diff), low=fmt.points(-high), high=fmt.points(-low), numbers=numbers
         )
-        return [Finding.of("hard-misuse", Verdict.PROBLEM, part.scope, said, evidence)]
+        return [Finding.of("hard-misuse", Verdict.PROBLEM, part.scope, said, evidence, affected=after_hard.reviews)]
     said = words.HARD_OK.fill(
         numbers=numbers, effect=fmt.points(MIN_EFFECT), low=fmt.points(low, True), high=fmt.points(high, True)
     )

@@ -106,5 +106,7 @@ def findings(health: dict[str, HealthCheck], found: list[Finding]) -> list[Findi
                 said = words.Words(said.summary, said.action, said.why + disagree)
             out.append(Finding.of("anki-health-check", Verdict.OK, scope, said, evidence))
         else:
-            out.append(Finding.of("anki-health-check", Verdict.PROBLEM, scope, words.HEALTH_FAILED, evidence))
+            said = words.HEALTH_FAILED
+            affected = result.fsrs_items or 0
+            out.append(Finding.of("anki-health-check", Verdict.PROBLEM, scope, said, evidence, affected=affected))
     return out

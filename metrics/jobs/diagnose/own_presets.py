@@ -36,5 +36,6 @@ def _own_preset(ctx: Context, cards: np.ndarray, scope: str) -> Finding:
     g = paired_gain(cmp)
     numbers = gain_numbers(words.OWN_PRESET_NUMBERS, g)
     if g["gain_ci"][0] > 0:
-        return Finding.of("decks", Verdict.SUGGESTION, scope, words.OWN_PRESET_HELPS.fill(numbers=numbers), g)
+        said = words.OWN_PRESET_HELPS.fill(numbers=numbers)
+        return Finding.of("decks", Verdict.SUGGESTION, scope, said, g, affected=int(cmp.reviews_compared))
     return Finding.of("decks", Verdict.OK, scope, words.OWN_PRESET_OK.fill(numbers=numbers), g)

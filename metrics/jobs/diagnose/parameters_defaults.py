@@ -23,4 +23,4 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         return [Finding.of("parameters", Verdict.OK, part.scope, said, evidence)]
     said = words.PARAMETERS_DEFAULT.fill(reviews=fmt.count(part.reviews))
     evidence = {"reviews": part.reviews, "parameters": 0}
-    return [Finding.of("parameters", Verdict.SUGGESTION, part.scope, said, evidence)]
+    return [Finding.of("parameters", Verdict.SUGGESTION, part.scope, said, evidence, affected=part.reviews)]

@@ -29,5 +29,5 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     numbers = gain_numbers(words.PARAMETERS_OOS_NUMBERS, g)
     if g["gain_ci"][0] > 0:
         said = words.PARAMETERS_OOS_HELPS.fill(numbers=numbers)
-        return [Finding.of("parameters", Verdict.SUGGESTION, part.scope, said, g)]
+        return [Finding.of("parameters", Verdict.SUGGESTION, part.scope, said, g, affected=part.reviews)]
     return [Finding.of("parameters", Verdict.OK, part.scope, words.PARAMETERS_OOS_OK.fill(numbers=numbers), g)]

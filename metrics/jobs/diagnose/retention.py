@@ -39,4 +39,4 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         return [Finding.of("retention", Verdict.OK, part.scope, said, evidence)]
     off = words.RETENTION_BELOW if measured < desired else words.RETENTION_ABOVE
     said = off.fill(numbers=numbers, predicted=fmt.percent(predicted))
-    return [Finding.of("retention", Verdict.SUGGESTION, part.scope, said, evidence)]
+    return [Finding.of("retention", Verdict.SUGGESTION, part.scope, said, evidence, affected=n)]
