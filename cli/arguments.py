@@ -113,6 +113,11 @@ def build_parser() -> argparse.ArgumentParser:
     dg.add_argument("collection", help="path to collection.anki2 (read through a temporary copy)")
     _scope_arguments(dg)
     dg.add_argument("--json", action="store_true", help="print one JSON object")
+    dg.add_argument(
+        "--history",
+        metavar="FILE",
+        help="a JSON file of past diagnoses: say what changed since the last one of this scope, then add this one",
+    )
     tp = sub.add_parser("to-parquet", help="convert an export zip (CSV) into the benchmark's parquet folder")
     tp.add_argument("source", help="an export zip, or a folder with revlogs/ cards/ decks/")
     tp.add_argument("folder", help="the folder to write: FOLDER/revlogs/user_id=N/data.parquet, cards, decks")

@@ -108,8 +108,10 @@ def run_diagnose(args: argparse.Namespace) -> Any:
     """Return the diagnosis of the scope ("What to do"), with Anki's own health check per preset."""
     options = Options(short_term_floor_rating=short_term_floor_rating(anki_version()))  # each card's preset
     progress = progress_printer(args, "…")
+    history = _history(args)  # before the long work: a file that cannot be read is said at once
     with opened_copy(args) as (col, data):
         from ..metrics.jobs.diagnose import diagnose, health_check_plan, health_checks_first
+        from ..metrics.jobs.diagnose.snapshot import appended, last_for
         from ..metrics.jobs.gate import give_back_memory
         from ..metrics.read.anki_backend import anki_health_check
 
@@ -130,7 +132,21 @@ def run_diagnose(args: argparse.Namespace) -> Any:
                         give_back_memory()
                 data = load()
             check = checked.get
-        return diagnose(data, check, options, progress=progress, trainer=anki_trainer(col))
+        last = last_for(history, data.scope) if history else None
+        dg = diagnose(data, check, options, progress=progress, trainer=anki_trainer(col), last=last)
+    if args.history:
+        from ..metrics.export.history_file import write_history
+        from ..metrics.export.safefile import collection_files
+
+        write_history(args.history, appended(history, dg.snapshot), protected=collection_files(args.collection))
+    return dg
+
+
+def _history(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Return the past diagnoses recorded in --history's file ([] without one)."""
+    from ..metrics.read.history_file import read_history
+
+    return read_history(args.history) if args.history else []
 
 
 def run_evaluate_dataset(args: argparse.Namespace) -> Evaluation:

@@ -40,6 +40,7 @@ FINDING_TITLES = {
     "decks": "Decks",
     "cards": "Cards FSRS keeps getting wrong",
     "benchmark-standing": "Among the FSRS benchmark's learners",
+    "since-last": "Since the last diagnosis",
 }
 OPTIMIZE = "Deck Options → (this preset) → FSRS → Optimize."
 REOPTIMIZE = "Then re-optimize (Deck Options → FSRS → Optimize)."

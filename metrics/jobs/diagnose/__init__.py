@@ -14,6 +14,7 @@ FINDINGS. Anki's health check runs beside them in a thread (health.py) and is ju
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from ...explain import findings as words
 from ...read.anki_backend import HealthChecker
@@ -32,12 +33,14 @@ from . import (
     parameters_defaults,
     parameters_oos,
     retention,
+    since_last,
     standing,
 )
 from .context import Check, Job, each_preset, start
 from .finding import MIN_EFFECT, MIN_GROUP, MIN_REVIEWS, VERDICTS, Diagnosis, Finding, Verdict, rank
 from .health import health_check_plan, health_checks_first
 from .out_of_sample import paired_gain
+from .snapshot import Snapshot, snapshot
 
 __all__ = [
     "FINDINGS",
@@ -53,6 +56,7 @@ __all__ = [
     "health_checks_first",
     "paired_gain",
     "rank",
+    "Snapshot",
 ]
 
 # The findings, in the order they are made (the list is then ranked: finding.rank).
@@ -69,6 +73,7 @@ FINDINGS: tuple[Check, ...] = (
     cards.check,
     own_presets.check,
     standing.check,  # after every training
+    since_last.check,
 )
 
 
@@ -79,11 +84,13 @@ def diagnose(
     should_stop: Callable[[], bool] | None = None,
     progress: Callable[[str], None] | None = None,
     trainer: Trainer | None = None,
+    last: Snapshot | None = None,
 ) -> Diagnosis:
     """Return the findings for the scope read into `data` (each card with its preset's parameters).
 
     With a `trainer` (Anki's optimizer), the out-of-sample findings run too: re-optimizing each preset,
-    decks' own presets, and the standing among the FSRS benchmark's learners.
+    decks' own presets, and the standing among the FSRS benchmark's learners. With `last` (the snapshot of
+    the last diagnosis of this scope), whether the presets' parameters changed since, and if that helped.
     """
     job = Job(should_stop, progress)  # Anki's health checks, its trainings and our replays share its memory gate
     job.note(words.REPLAYING)
@@ -91,7 +98,7 @@ def diagnose(
     # trainings go on here (they read the collection themselves: it is not touched here meanwhile).
     checks = health.HealthRuns(health_check, data, job)
     try:
-        ctx = start(data, options or Options(), trainer, job)
+        ctx = replace(start(data, options or Options(), trainer, job), last=last)
         for check in FINDINGS:
             for finding in check(ctx):
                 ctx.found.append(finding)  # one at a time: a check may read the findings before it
@@ -101,4 +108,4 @@ def diagnose(
         checks.close()
     found = actions.attach(ctx, ctx.found + health.findings(checked, ctx.found))
     found.sort(key=rank)
-    return Diagnosis(found, checked, ctx.reviews)
+    return Diagnosis(found, checked, ctx.reviews, snapshot(ctx))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,6 +18,9 @@ from ..gate import MemoryGate
 from ..job import Job as BaseJob
 from ..options import Options
 from .finding import MIN_REVIEWS, Finding
+
+if TYPE_CHECKING:
+    from .snapshot import Snapshot
 from .scored import ScoredReviews, columns, scored_reviews
 
 
@@ -55,6 +59,7 @@ class Context:
     job: Job
     found: list[Finding] = field(default_factory=list)
     pooled: list[Comparison] = field(default_factory=list)  # each preset's out-of-sample comparison
+    last: Snapshot | None = None  # the last diagnosis of this scope (finding "since-last")
 
     @property
     def enough(self) -> bool:

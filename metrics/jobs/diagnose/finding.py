@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...explain import findings as words
 from ...explain.findings import Words
 from ...read.anki_backend import HealthCheck
+
+if TYPE_CHECKING:
+    from .snapshot import Snapshot
 
 MIN_REVIEWS = 1000  # scored reviews below which no finding gives a verdict
 MIN_GROUP = 100  # reviews a group (previous answer, deck) needs before it is judged
@@ -77,6 +80,7 @@ class Diagnosis:
     findings: list[Finding]
     anki_health_check: dict[str, HealthCheck]
     reviews: int
+    snapshot: Snapshot | None = None  # what the next diagnosis compares with (not in the JSON)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON object of `fsrs-calibration diagnose --json`."""

@@ -13,7 +13,7 @@ from ...explain import findings as words
 from ...explain import formatting as fmt
 from ...read.collection import CollectionData
 from ...reviews.subset import restrict
-from ...score.terms import log_loss_terms
+from ...score.paired import paired_log_loss_gain
 from ..compare import CompareInput, Comparison, compare
 from ..options import Options
 from .context import Context
@@ -48,27 +48,15 @@ def paired_gain(
     from a bootstrap by card (each card's reviews resampled together: Poisson weights per card)."""
     compared = cmp.compared
     assert compared is not None  # compared with keep_predictions
-    y = compared.y
-    terms = {name: log_loss_terms(compared.predictions[name], y) for name in (current, trained)}
-    d = terms[current] - terms[trained]  # positive: the trained parameters predict better
-    card = compared.card  # card indexes (small integers)
-    counts = np.bincount(card).astype(np.float64)
-    present = counts > 0
-    sums, counts = np.bincount(card, weights=d)[present], counts[present]
-    rng = np.random.default_rng(seed)
-    estimates = []
-    step = max(1, 4_000_000 // max(1, sums.size))  # rounds per block: bounded memory
-    for start in range(0, rounds, step):
-        w = rng.poisson(1.0, size=(min(step, rounds - start), sums.size)).astype(np.float64)
-        estimates.append((w @ sums) / np.maximum(w @ counts, 1.0))
-    low, high = np.percentile(np.concatenate(estimates), [2.5, 97.5])
+    p = compared.predictions
+    g = paired_log_loss_gain(p[current], p[trained], compared.y, compared.card, rounds, seed)
     return {
-        "gain": float(d.mean()),
-        "gain_ci": [float(low), float(high)],
-        "reviews": int(d.size),
-        "cards": int(sums.size),
-        "current_log_loss": float(terms[current].mean()),
-        "trained_log_loss": float(terms[trained].mean()),
+        "gain": g.gain,
+        "gain_ci": [g.low, g.high],
+        "reviews": g.reviews,
+        "cards": g.cards,
+        "current_log_loss": g.before_log_loss,
+        "trained_log_loss": g.after_log_loss,
     }
 
 

@@ -1,0 +1,45 @@
+"""The add-on's own record of past diagnoses (a JSON file in its user files, never in the collection),
+read as untrusted input: a file this add-on did not write, or damaged, is one clear message."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from typing import Any
+
+from ..errors import EvaluationError
+from .dataset import printable
+
+MAX_BYTES = 4 * 1024 * 1024  # about 10,000 summaries; the add-on keeps far fewer
+VERSION = 1
+
+
+def read_history(path: str) -> list[dict[str, Any]]:
+    """Return the summaries recorded in `path`, oldest first ([] when there is no such file yet)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return []
+    except OSError as err:
+        raise _refused(path, err.strerror or str(err)) from None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise _refused(path, "not a regular file")
+        if info.st_size > MAX_BYTES:
+            raise _refused(path, f"larger than {MAX_BYTES // 1024 // 1024} MB")
+        raw = f.read(MAX_BYTES + 1)
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise _refused(path, "not JSON") from None
+    if not isinstance(doc, dict) or doc.get("version") != VERSION or not isinstance(doc.get("diagnoses"), list):
+        raise _refused(path, "not a history this add-on wrote")
+    return [d for d in doc["diagnoses"] if isinstance(d, dict)]
+
+
+def _refused(path: str, why: str) -> EvaluationError:
+    return EvaluationError(
+        f"{printable(path, 200)}: cannot read the history of diagnoses ({why}); move the file away or name another."
+    )
