@@ -70,6 +70,7 @@ package: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VPY) scripts/check_sizes.py .
 	$(VENV)/bin/mypy .
 
 $(SAMPLE): $(STAMP) scripts/make_sample.py tests/support/builder.py

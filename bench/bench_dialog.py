@@ -56,19 +56,34 @@ def main() -> None:
         times = [r["click_to_diagnosis_s"] for r in runs]
         blocks_d = [r["diagnosis_max_ui_block_s"] for r in runs]
         diagnosis = {
-            "click_to_diagnosis_s": {"median": round(statistics.median(times), 3),
-                                     "runs": [round(t, 3) for t in times]},
-            "diagnosis_max_ui_thread_block_ms": {"max": round(max(blocks_d) * 1000, 1),
-                                                 "runs": [round(b * 1000, 1) for b in blocks_d]},
-        }  # fmt: skip
-    print(json.dumps({
-        "collection": str(collection),
-        "scored_reviews": runs[0]["reviews"],
-        "click_to_results_s": {"median": round(statistics.median(clicks), 3), "runs": [round(c, 3) for c in clicks]},
-        "max_ui_thread_block_ms": {"max": round(max(blocks) * 1000, 1), "runs": [round(b * 1000, 1) for b in blocks]},
-        **diagnosis,
-        "cpu": os.cpu_count(),
-    }, indent=1))  # fmt: skip
+            "click_to_diagnosis_s": {
+                "median": round(statistics.median(times), 3),
+                "runs": [round(t, 3) for t in times],
+            },
+            "diagnosis_max_ui_thread_block_ms": {
+                "max": round(max(blocks_d) * 1000, 1),
+                "runs": [round(b * 1000, 1) for b in blocks_d],
+            },
+        }
+    print(
+        json.dumps(
+            {
+                "collection": str(collection),
+                "scored_reviews": runs[0]["reviews"],
+                "click_to_results_s": {
+                    "median": round(statistics.median(clicks), 3),
+                    "runs": [round(c, 3) for c in clicks],
+                },
+                "max_ui_thread_block_ms": {
+                    "max": round(max(blocks) * 1000, 1),
+                    "runs": [round(b * 1000, 1) for b in blocks],
+                },
+                **diagnosis,
+                "cpu": os.cpu_count(),
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -125,8 +125,11 @@ class _Plot:
         painter.save()
         painter.translate(rect.left() + 0.7 * self.em, self.area.center().y())
         painter.rotate(-90)
-        painter.drawText(QRectF(-self.area.height() / 2, -self.em / 2, self.area.height(), self.em),
-                         Qt.AlignmentFlag.AlignCenter, title)  # fmt: skip
+        painter.drawText(
+            QRectF(-self.area.height() / 2, -self.em / 2, self.area.height(), self.em),
+            Qt.AlignmentFlag.AlignCenter,
+            title,
+        )
         painter.restore()
 
 
@@ -145,13 +148,33 @@ def paint_calibration(
     text, grid, background = _colors(palette)
     painter.fillRect(rect, background)
     bins = list(calibration.bins)
-    lo_x = min([b.lower for b in bins] + [0.5]) if bins else 0.0
-    x0 = math.floor(lo_x * 10) / 10
+    x0 = math.floor(min([b.lower for b in bins] + [0.5]) * 10) / 10 if bins else 0.0
     plot = _Plot(painter, rect, (x0, 1.0), (0.0, 1.0), right=4.0)
-    area, em = plot.area, plot.em
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    _calibration_axes(painter, plot, rect, x0, (text, grid))
+    if bins:
+        _review_counts(painter, plot, bins, x0, text)
+    painter.setPen(QPen(text, 1, Qt.PenStyle.DashLine))  # the diagonal: perfect calibration
+    painter.drawLine(plot.at(x0, x0), plot.at(1, 1))
+    if calibration.fit_slope is not None and calibration.fit_intercept is not None:  # count-weighted fit line
+        a, b = calibration.fit_intercept, calibration.fit_slope
+        painter.setPen(QPen(MEASURED, 1.5, Qt.PenStyle.DotLine))
+        painter.drawLine(plot.at(x0, _clip(a + b * x0)), plot.at(1, _clip(a + b)))
+    drawn = _bin_points(painter, plot, bins)
+    legend = [
+        (None, "", title),
+        (MEASURED, "dot", "measured recall per bin, 95% interval"),
+        (text, "dash", "perfect calibration"),
+        (MEASURED, "dotline", "count-weighted fit"),
+    ]
+    em = plot.em
+    _legend(painter, QPointF(plot.area.left() + 0.6 * em, plot.area.top() + 0.5 * em), text, em, legend)
+    return drawn
 
-    # grid and axes
+
+def _calibration_axes(painter: QPainter, plot: _Plot, rect: QRectF, x0: float, colors: tuple[QColor, QColor]) -> None:
+    """Draw the grid, the frame, the tick labels and the axis titles."""
+    text, grid = colors
     painter.setPen(QPen(grid, 1))
     step = 0.1 if 1.0 - x0 <= 0.61 else 0.2
     ticks = [round(1.0 - i * step, 2) for i in range(int(round((1.0 - x0) / step)) + 1)][::-1]
@@ -160,39 +183,32 @@ def paint_calibration(
     for i in range(6):
         painter.drawLine(plot.at(x0, i / 5), plot.at(1, i / 5))
     painter.setPen(QPen(text, 1))
-    painter.drawRect(area)
+    painter.drawRect(plot.area)
     plot.x_labels(painter, [(t, f"{t * 100:.0f}%") for t in ticks])
     plot.y_labels(painter, [i / 5 for i in range(6)])
     plot.x_title(painter, "Predicted recall (FSRS)")
     plot.y_title(painter, rect, "Measured recall")
 
-    # histogram of review counts (right axis)
-    if bins:
-        top = max(b.count for b in bins)
-        hist = QColor(text)
-        hist.setAlphaF(0.12)
-        for b in bins:
-            left, right = plot.at(max(b.lower, x0), 0), plot.at(b.upper, 0)
-            height = area.height() * 0.35 * b.count / top
-            painter.fillRect(QRectF(left.x() + 1, area.bottom() - height, right.x() - left.x() - 2, height), hist)
-        painter.setPen(QPen(text, 1))
-        side = QRectF(area.right() + 0.3 * em, area.bottom() - area.height() * 0.35 - em / 2, 3.6 * em, em)
-        painter.drawText(side, Qt.AlignmentFlag.AlignLeft, f"{fmt.count(top)}")
-        painter.drawText(QRectF(area.right() + 0.3 * em, area.bottom() - em, 3.6 * em, em), Qt.AlignmentFlag.AlignLeft,
-                         "reviews")  # fmt: skip
 
-    # the diagonal: perfect calibration
-    painter.setPen(QPen(text, 1, Qt.PenStyle.DashLine))
-    painter.drawLine(plot.at(x0, x0), plot.at(1, 1))
+def _review_counts(painter: QPainter, plot: _Plot, bins: list[Any], x0: float, text: QColor) -> None:
+    """Draw the histogram of review counts per bin, with its scale on the right."""
+    area, em = plot.area, plot.em
+    top = max(b.count for b in bins)
+    hist = QColor(text)
+    hist.setAlphaF(0.12)
+    for b in bins:
+        left, right = plot.at(max(b.lower, x0), 0), plot.at(b.upper, 0)
+        height = area.height() * 0.35 * b.count / top
+        painter.fillRect(QRectF(left.x() + 1, area.bottom() - height, right.x() - left.x() - 2, height), hist)
+    painter.setPen(QPen(text, 1))
+    side = QRectF(area.right() + 0.3 * em, area.bottom() - area.height() * 0.35 - em / 2, 3.6 * em, em)
+    painter.drawText(side, Qt.AlignmentFlag.AlignLeft, f"{fmt.count(top)}")
+    below = QRectF(area.right() + 0.3 * em, area.bottom() - em, 3.6 * em, em)
+    painter.drawText(below, Qt.AlignmentFlag.AlignLeft, "reviews")
 
-    # count-weighted fit line
-    if calibration.fit_slope is not None and calibration.fit_intercept is not None:
-        a, b = calibration.fit_intercept, calibration.fit_slope
-        pen = QPen(MEASURED, 1.5, Qt.PenStyle.DotLine)
-        painter.setPen(pen)
-        painter.drawLine(plot.at(x0, _clip(a + b * x0)), plot.at(1, _clip(a + b)))
 
-    # bins: interval bars and points
+def _bin_points(painter: QPainter, plot: _Plot, bins: list[Any]) -> list[tuple[QPointF, Point]]:
+    """Draw each bin's measured recall with its interval bar; return the points (for tooltips)."""
     drawn: list[tuple[QPointF, Point]] = []
     painter.setPen(QPen(MEASURED, 1.5))
     for b in bins:
@@ -205,23 +221,23 @@ def paint_calibration(
         )
         drawn.append((p, Point(b.mean_predicted, b.mean_actual, b.ci_low, b.ci_high, b.count, tip)))
     painter.setBrush(MEASURED)
-    scale = em / 16
+    scale = plot.em / 16
+    largest = max((q.count for _, q in drawn), default=1)
     for p, pt in drawn:
-        radius = (2.5 + 3.5 * math.sqrt(pt.count / max(1, max(q.count for _, q in drawn)))) * scale
+        radius = (2.5 + 3.5 * math.sqrt(pt.count / max(1, largest))) * scale
         painter.drawEllipse(p, radius, radius)
     painter.setBrush(Qt.BrushStyle.NoBrush)
-
-    _legend(painter, QPointF(area.left() + 0.6 * em, area.top() + 0.5 * em), text, em, [
-        (None, "", title),
-        (MEASURED, "dot", "measured recall per bin, 95% interval"),
-        (text, "dash", "perfect calibration"),
-        (MEASURED, "dotline", "count-weighted fit"),
-    ])  # fmt: skip
     return drawn
 
 
-def _legend(painter: QPainter, origin: QPointF, text: QColor, em: float,
-            items: list[tuple[QColor | None, str, str]], width: float = 0.0) -> None:  # fmt: skip
+def _legend(
+    painter: QPainter,
+    origin: QPointF,
+    text: QColor,
+    em: float,
+    items: list[tuple[QColor | None, str, str]],
+    width: float = 0.0,
+) -> None:
     """Draw legend rows (a marker in its colour, then the label); labels elided to `width` if given."""
     y = origin.y()
     metrics = QFontMetricsF(painter.font())
@@ -269,8 +285,11 @@ def paint_feature(
     plot.y_labels(painter, ys)
     unit = {"interval": " d", "reviews": "", "lapses": ""}.get(feature, "")
     plot.x_labels(painter, [(i, label_of(r) + unit) for i, r in enumerate(rows)])
-    axis = {"interval": "Interval (days since the previous review)", "reviews": "Reviews of the card so far",
-            "lapses": "Lapses of the card so far"}.get(feature, feature)  # fmt: skip
+    axis = {
+        "interval": "Interval (days since the previous review)",
+        "reviews": "Reviews of the card so far",
+        "lapses": "Lapses of the card so far",
+    }.get(feature, feature)
     plot.x_title(painter, axis)
     plot.y_title(painter, rect, "Recall")
     drawn: list[tuple[QPointF, Point]] = []
@@ -287,12 +306,19 @@ def paint_feature(
             p = plot.at(i, getattr(r, attr))
             painter.drawEllipse(p, radius, radius)
             if attr == "mean_actual":
-                tip = (f"{axis}: {label_of(r)}\n{fmt.count(r.count)} reviews\nPredicted {_pct(r.mean_predicted)}\n"
-                       f"Measured {_pct(r.mean_actual)}")  # fmt: skip
+                tip = (
+                    f"{axis}: {label_of(r)}\n{fmt.count(r.count)} reviews\nPredicted {_pct(r.mean_predicted)}\n"
+                    f"Measured {_pct(r.mean_actual)}"
+                )
                 drawn.append((p, Point(i, r.mean_actual, r.mean_actual, r.mean_actual, r.count, tip)))
         painter.setBrush(Qt.BrushStyle.NoBrush)
-    _legend(painter, QPointF(area.left() + 0.6 * em, area.top() + 0.5 * em), text, em,
-            [(PREDICTED, "dot", "predicted by FSRS"), (MEASURED, "dot", "measured (your answers)")])  # fmt: skip
+    _legend(
+        painter,
+        QPointF(area.left() + 0.6 * em, area.top() + 0.5 * em),
+        text,
+        em,
+        [(PREDICTED, "dot", "predicted by FSRS"), (MEASURED, "dot", "measured (your answers)")],
+    )
     return drawn
 
 
@@ -310,8 +336,14 @@ def paint_overlay(
     widest = max([metrics.horizontalAdvance(name) for name, _ in curves] + [0.0]) + 1.6 * em
     beside = rect.width() - widest > 18 * em  # legend right of the plot when there is room, else below it
     legend_w = min(widest, rect.width() * 0.45) if beside else rect.width() - 5 * em
-    plot = _Plot(painter, rect, (x0, 1.0), (0.0, 1.0), legend_right=legend_w + 0.5 * em if beside else 0.0,
-                 legend_below=0.0 if beside else em * (len(curves) + 0.5))  # fmt: skip
+    plot = _Plot(
+        painter,
+        rect,
+        (x0, 1.0),
+        (0.0, 1.0),
+        legend_right=legend_w + 0.5 * em if beside else 0.0,
+        legend_below=0.0 if beside else em * (len(curves) + 0.5),
+    )
     area = plot.area
     painter.setPen(QPen(grid, 1))
     for i in range(6):
@@ -333,14 +365,15 @@ def paint_overlay(
         for i, b in enumerate(cal.bins):
             p = plot.at(b.mean_predicted, b.mean_actual)
             path.moveTo(p) if i == 0 else path.lineTo(p)
-            tip = (f"{name}\n{fmt.count(b.count)} reviews\npredicted {_pct(b.mean_predicted)}\n"
-                   f"measured {_pct(b.mean_actual)}")  # fmt: skip
+            tip = (
+                f"{name}\n{fmt.count(b.count)} reviews\npredicted {_pct(b.mean_predicted)}\n"
+                f"measured {_pct(b.mean_actual)}"
+            )
             drawn.append((p, Point(b.mean_predicted, b.mean_actual, b.ci_low, b.ci_high, b.count, tip)))
         painter.setPen(QPen(color, 2))
         painter.drawPath(path)
         legend.append((color, "line", name))
-    origin = (QPointF(area.right() + 0.8 * em, area.top()) if beside
-              else QPointF(area.left(), area.bottom() + 3.0 * em))  # fmt: skip
+    origin = QPointF(area.right() + 0.8 * em, area.top()) if beside else QPointF(area.left(), area.bottom() + 3.0 * em)
     _legend(painter, origin, text, em, legend, width=legend_w)
     return drawn
 

@@ -1,20 +1,18 @@
-"""How the dialog reaches the collection: through Anki's QueryOp (read-only, in the background)."""
+"""How the dialog runs its background work: Anki's QueryOp (read-only, in the background)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Protocol
 
 
 class Runner(Protocol):
-    """Runs an operation on the collection off the main thread and reports back on it."""
+    """Starts the dialog's operations (ui/operations.py) and gives quick main-thread reads of the collection."""
 
     def collection(self) -> Any:
         """Return the collection for quick main-thread reads (deck and preset names)."""
 
-    def run(self, parent: Any, op: Callable[[Any], Any], success: Callable[[Any], None],
-            failure: Callable[[Exception], None]) -> None:  # fmt: skip
-        """Run op(col) in the background; call success(result) or failure(exception) on the main thread."""
+    def start(self, op: Any) -> None:
+        """Run a QueryOp in the background: its success or failure is called on the main thread."""
 
 
 class AnkiRunner:
@@ -27,9 +25,6 @@ class AnkiRunner:
         """Return Anki's open collection."""
         return self.mw.col
 
-    def run(self, parent: Any, op: Callable[[Any], Any], success: Callable[[Any], None],
-            failure: Callable[[Exception], None]) -> None:  # fmt: skip
-        """Run op through QueryOp (read-only: no undo entry, no change to the collection)."""
-        from aqt.operations import QueryOp
-
-        QueryOp(parent=parent, op=op, success=success).failure(failure).run_in_background()
+    def start(self, op: Any) -> None:
+        """Run the QueryOp (read-only: no undo entry, no change to the collection)."""
+        op.run_in_background()

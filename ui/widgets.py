@@ -91,6 +91,8 @@ class View(QWidget):
     """One tab of the dialog: draws engine results, never computes them. Greyed while its results are stale."""
 
     title = ""
+    own_results = False  # shows the results of a job of its own (comparison, diagnosis, export): kept on a message
+    greys_when_stale = True
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -103,6 +105,9 @@ class View(QWidget):
 
     def clear(self, text: str) -> None:
         """Show no results, with a short text where it fits."""
+
+    def set_running(self, running: bool) -> None:
+        """Disable the view's own start buttons while a job runs (views without any ignore it)."""
 
     def set_stale(self, stale: bool) -> None:
         """Grey the view out while its results no longer match the scope and options."""

@@ -85,13 +85,24 @@ def read_dialog(name: str) -> dict:
     ev = dialog.evaluation
     if ev is not None:
         o = ev.overall
-        out.update(reviews=o.reviews, log_loss=o.log_loss, rmse_bins=o.rmse_bins, auc=o.auc,
-                   decks=[d.name for d in ev.decks], report=dialog.report.toPlainText(),
-                   headline=dialog.headline.text(), chart_points=len(dialog.chart.points))  # fmt: skip
+        out.update(
+            reviews=o.reviews,
+            log_loss=o.log_loss,
+            rmse_bins=o.rmse_bins,
+            auc=o.auc,
+            decks=[d.name for d in ev.decks],
+            report=dialog.views.get("report").text.toPlainText(),
+            headline=dialog.headline.text(),
+            chart_points=len(dialog.results.chart.points),
+        )
     if SHOTS:
         dialog.resize(920, 780)
         dialog.grab().save(os.path.join(SHOTS, f"{name}.png"))
-        for view, tab in ((dialog.results, "calibration"), (dialog.where, "where"), (dialog.decks, "decks")):
+        for view, tab in (
+            (dialog.results, "calibration"),
+            (dialog.views.get("where"), "where"),
+            (dialog.views.get("decks"), "decks"),
+        ):
             dialog.tabs.setCurrentWidget(view)
             dialog.grab().save(os.path.join(SHOTS, f"{name}-{tab}.png"))
         dialog.tabs.setCurrentWidget(dialog.results)
@@ -160,7 +171,7 @@ def deck_gear() -> None:
 @guarded
 def compare_models() -> None:
     dialog = find_dialog()
-    dialog.tabs.setCurrentWidget(dialog.compare)
+    dialog.tabs.setCurrentWidget(dialog.views.get("compare"))
     dialog.run_compare()
     log("compare started")
 
@@ -342,8 +353,11 @@ def set_theme(dark: bool) -> None:
 def screens_check() -> None:
     dialog = find_dialog()
     screen = dialog.screen()
-    result["screen"] = {"available": _rect(screen.availableGeometry()), "dpr": screen.devicePixelRatio(),
-                        "name": screen.name()}  # fmt: skip
+    result["screen"] = {
+        "available": _rect(screen.availableGeometry()),
+        "dpr": screen.devicePixelRatio(),
+        "name": screen.name(),
+    }
     result["compared"] = dialog.comparison is not None
     result["diagnosed"] = dialog.diagnosis is not None
     checks = []
@@ -359,10 +373,15 @@ def screens_check() -> None:
                 dialog.tabs.setCurrentIndex(i)
                 for _ in range(3):
                     QApplication.processEvents()
-                checks.append({
-                    "theme": theme, "size": label, "tab": dialog.tabs.tabText(i),
-                    "dialog": [dialog.width(), dialog.height()], "problems": clipped_controls(dialog),
-                })  # fmt: skip
+                checks.append(
+                    {
+                        "theme": theme,
+                        "size": label,
+                        "tab": dialog.tabs.tabText(i),
+                        "dialog": [dialog.width(), dialog.height()],
+                        "problems": clipped_controls(dialog),
+                    }
+                )
                 if SHOTS:
                     tab = dialog.tabs.tabText(i).lower().replace(" ", "-")
                     dialog.grab().save(os.path.join(SHOTS, f"{label}-{theme}-{tab}.png"))

@@ -1,7 +1,8 @@
-"""A stand-in for Anki's QueryOp runner in pytest-qt tests: a real thread on a real collection.
+"""A stand-in for QueryOp.run_in_background in pytest-qt tests: a real thread on a real collection.
 
-Anki's main window (which QueryOp needs) runs only in the end-to-end tests; here the dialog gets
-this runner, which does what QueryOp does: op(col) off the main thread, the result back on it.
+Anki's main window (which run_in_background needs) runs only in the end-to-end tests; here the dialog's
+real QueryOps (ui/operations.py) are run by this runner, which does what run_in_background does: the op
+on the collection off the main thread, then success or failure back on it.
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ class ThreadRunner:
     def collection(self) -> Any:
         return self.col
 
-    def run(self, parent: Any, op: Any, success: Any, failure: Any) -> None:
+    def start(self, query_op: Any) -> None:
+        """Run a QueryOp as run_in_background does (its op, success and failure are Anki's fields)."""
         self.runs += 1
+        op, success, failure = query_op._op, query_op._success, query_op._failure
 
         def work() -> Any:
             self.started.set()

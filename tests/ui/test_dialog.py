@@ -14,6 +14,7 @@ from fsrs_calibration.metrics.jobs.evaluate import Options, evaluate
 from fsrs_calibration.metrics.read.collection import read_collection
 from fsrs_calibration.metrics.read.scope import deck_search
 from fsrs_calibration.ui.dialog import CalibrationDialog
+from fsrs_calibration.ui.scope_bar import select
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "build" / "screenshots"
@@ -49,14 +50,14 @@ def test_whole_collection_numbers_and_chart_are_the_engines(qtbot, col):
     assert ev.overall == want.overall
     assert "percentage points" in dialog.headline.text() and f"{want.overall.reviews:,}" in dialog.headline.text()
     dialog.tabs.setCurrentWidget(dialog.results)
-    dialog.chart.repaint()
-    drawn = dialog.chart.points
+    dialog.results.chart.repaint()
+    drawn = dialog.results.chart.points
     assert [(p.x, p.y, p.count) for p in drawn] == [
         (b.mean_predicted, b.mean_actual, b.count) for b in want.calibration.bins
     ]
-    assert dialog.deck_table.rowCount() == len(want.decks)
-    assert dialog.report.toPlainText() == format_report(want)
-    assert "FSRS is switched off" in dialog.notes.text()  # the mixed collection has FSRS off
+    assert dialog.views.get("decks").table.rowCount() == len(want.decks)
+    assert dialog.views.get("report").text.toPlainText() == format_report(want)
+    assert "FSRS is switched off" in dialog.results.notes.text()  # the mixed collection has FSRS off
 
 
 def test_scopes_and_options_and_no_reread(qtbot, col):
@@ -68,8 +69,8 @@ def test_scopes_and_options_and_no_reread(qtbot, col):
     assert dialog.evaluation.overall == want.overall
     assert {d.name for d in dialog.evaluation.decks} == {"Six", "Six::Sub"}
     reads = dialog._reads
-    dialog._select(dialog.binning_box, "wiki")
-    dialog._select(dialog.weighting_box, "recency")
+    select(dialog.bar.option_boxes["binning"], "wiki")
+    select(dialog.bar.option_boxes["weighting"], "recency")
     run_and_wait(qtbot, dialog)
     assert dialog._reads == reads  # same scope: the revlog is not read again
     want = evaluate(read_collection(col, deck_search(col, "Six")), Options(binning="wiki", weighting="recency"))
@@ -86,8 +87,14 @@ def test_scopes_and_options_and_no_reread(qtbot, col):
 
 
 def test_remembered_choices_are_restored(qtbot, col):
-    config = {"params": "default", "binning": "wiki", "weighting": "recency", "same_day": "drop",
-              "scope": "preset", "scope_value": "P45"}  # fmt: skip
+    config = {
+        "params": "default",
+        "binning": "wiki",
+        "weighting": "recency",
+        "same_day": "drop",
+        "scope": "preset",
+        "scope_value": "P45",
+    }
     dialog, _ = make_dialog(qtbot, col, config)
     assert dialog.scope() == ("preset", "P45")
     o = dialog.options()
@@ -98,7 +105,7 @@ def test_cancel(qtbot, col):
     gate = threading.Event()
     dialog, runner = make_dialog(qtbot, col, gate=gate)
     dialog.run()
-    assert dialog.running and dialog.cancel_button.isEnabled() and not dialog.run_button.isEnabled()
+    assert dialog.running and dialog.job.cancel_button.isEnabled() and not dialog.run_button.isEnabled()
     runner.started.wait(10)
     dialog.cancel()
     gate.set()
@@ -121,7 +128,7 @@ def test_messages_in_the_dialog(qtbot, col, kind, value, fragment):
     dialog, _ = make_dialog(qtbot, col)
     dialog.set_scope(kind, value)
     if kind == "deck":
-        dialog.deck_box.setCurrentIndex(-1)
+        dialog.bar.deck_box.setCurrentIndex(-1)
     run_and_wait(qtbot, dialog)
     assert fragment in dialog.headline.text()
     assert dialog.evaluation is None and not dialog.save_button.isEnabled()
@@ -151,7 +158,7 @@ def test_deck_with_no_or_only_same_day_reviews(qtbot, tmp_path):
 def test_per_deck_table_sorts_and_opens_a_deck(qtbot, col):
     dialog, _ = make_dialog(qtbot, col)
     run_and_wait(qtbot, dialog)
-    table = dialog.deck_table
+    table = dialog.views.get("decks").table
     headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
     assert headers == ["Deck", "Preset", "Reviews", "Predicted", "Measured", "Log loss", "RMSE (bins)", "AUC"]
     by_reviews = sorted(dialog.evaluation.decks, key=lambda d: -d.scores.reviews)
@@ -163,7 +170,7 @@ def test_per_deck_table_sorts_and_opens_a_deck(qtbot, col):
         shown = [table.item(r, column).value for r in range(table.rowCount())]
         assert shown == sorted(getattr(d.scores, attr) for d in dialog.evaluation.decks)
     row = next(r for r in range(table.rowCount()) if table.item(r, 0).text() == "Five")
-    dialog._open_deck_row(row)
+    dialog.views.get("decks")._open_row(row, 0)
     qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
     assert dialog.scope() == ("deck", "Five")
     assert {d.name for d in dialog.evaluation.decks} == {"Five"}
@@ -177,7 +184,7 @@ def test_save_chart_png_svg_and_copy(qtbot, col, tmp_path):
     dialog.save_chart(str(tmp_path / "chart.png"))
     dialog.save_chart(str(tmp_path / "chart.svg"))
     image = QImage(str(tmp_path / "chart.png"))
-    assert image.width() >= 2 * dialog.chart.width()  # high-DPI export
+    assert image.width() >= 2 * dialog.results.chart.width()  # high-DPI export
     assert "<svg" in (tmp_path / "chart.svg").read_text()
     dialog.copy_results()
     assert QApplication.clipboard().text() == format_report(dialog.evaluation)
@@ -191,12 +198,16 @@ def test_chart_readable_in_light_and_dark(qtbot, col, theme):
     run_and_wait(qtbot, dialog)
     palette = QPalette()
     base, text = (QColor("#ffffff"), QColor("#202020")) if theme == "light" else (QColor("#2c2c2c"), QColor("#eeeeee"))
-    for role, color in ((QPalette.ColorRole.Base, base), (QPalette.ColorRole.Window, base),
-                        (QPalette.ColorRole.WindowText, text), (QPalette.ColorRole.Text, text)):  # fmt: skip
+    for role, color in (
+        (QPalette.ColorRole.Base, base),
+        (QPalette.ColorRole.Window, base),
+        (QPalette.ColorRole.WindowText, text),
+        (QPalette.ColorRole.Text, text),
+    ):
         palette.setColor(role, color)
     dialog.setPalette(palette)
-    dialog.chart.setPalette(palette)
-    image = dialog.chart.to_image()
+    dialog.results.chart.setPalette(palette)
+    image = dialog.results.chart.to_image()
     assert image.pixelColor(2, 2) == base  # background follows the theme
     colors = {image.pixelColor(x, y).name() for x in range(0, image.width(), 7) for y in range(0, image.height(), 7)}
     assert text.name() in colors or len(colors) > 20  # axes and labels drawn in the text colour
@@ -265,24 +276,29 @@ def test_compare_models_tab(qtbot, col):
     qtbot.waitUntil(lambda: not dialog.running, timeout=120_000)
     cmp = dialog.comparison
     assert cmp is not None and "fsrs-out-of-sample" in cmp.models
-    assert dialog.compare_table.rowCount() == len(cmp.models) == 7
-    assert dialog.um_table.rowCount() == 7 and dialog.um_table.item(0, 0).text() == "–"
+    assert dialog.views.get("compare").table.rowCount() == len(cmp.models) == 7
+    assert (
+        dialog.views.get("compare").um_table.rowCount() == 7
+        and dialog.views.get("compare").um_table.item(0, 0).text() == "–"
+    )
     first_row = list(cmp.models)[0]
     second = list(cmp.models)[1]
-    assert dialog.um_table.item(0, 1).text() == f"{cmp.um_plus[first_row][second]:.3f}"
-    dialog._select(dialog.um_choice, "um")
-    assert dialog.um_table.item(0, 1).text() == f"{cmp.um[first_row][second]:.3f}"
-    dialog.tabs.setCurrentWidget(dialog.compare)
-    dialog.compare_chart.repaint()
-    assert len(dialog.compare_chart.points) == sum(len(m.calibration.bins) for m in cmp.models.values())
+    assert dialog.views.get("compare").um_table.item(0, 1).text() == f"{cmp.um_plus[first_row][second]:.3f}"
+    select(dialog.views.get("compare").um_choice, "um")
+    assert dialog.views.get("compare").um_table.item(0, 1).text() == f"{cmp.um[first_row][second]:.3f}"
+    dialog.tabs.setCurrentWidget(dialog.views.get("compare"))
+    dialog.views.get("compare").chart.repaint()
+    assert len(dialog.views.get("compare").chart.points) == sum(len(m.calibration.bins) for m in cmp.models.values())
     from fsrs_calibration.metrics.explain.advice import comparison_advice
     from fsrs_calibration.metrics.explain.names import MODEL_NAMES
 
-    assert dialog.compare_guidance.toPlainText() == "\n\n".join(comparison_advice(cmp))
-    assert dialog.compare_guidance.toPlainText().startswith(f"Only {cmp.reviews_compared} reviews")  # 654: too few
-    names = {dialog.compare_table.item(r, 0).text() for r in range(7)}
+    assert dialog.views.get("compare").advice.toPlainText() == "\n\n".join(comparison_advice(cmp))
+    assert (
+        dialog.views.get("compare").advice.toPlainText().startswith(f"Only {cmp.reviews_compared} reviews")
+    )  # 654: too few
+    names = {dialog.views.get("compare").table.item(r, 0).text() for r in range(7)}
     assert names == {MODEL_NAMES[m] for m in cmp.models}
-    assert dialog.compare.model_order()[0] == min(cmp.models, key=lambda m: cmp.models[m].log_loss)
+    assert dialog.views.get("compare").model_order()[0] == min(cmp.models, key=lambda m: cmp.models[m].log_loss)
     SHOTS.mkdir(parents=True, exist_ok=True)
     dialog.resize(1000, 800)
     dialog.grab().save(str(SHOTS / "dialog-compare.png"))
@@ -324,12 +340,12 @@ def test_results_are_marked_out_of_date_after_a_change_or_cancel(qtbot, col):
     dialog, runner = make_dialog(qtbot, col, gate=gate)
     run_and_wait(qtbot, dialog)
     assert not dialog.stale and not dialog.stale_label.isVisibleTo(dialog)
-    assert all(v._fade.opacity() == 1.0 for v in dialog.views)
-    dialog._select(dialog.weighting_box, "recency")  # an option changed: the numbers shown are for the old one
+    assert all(v._fade.opacity() == 1.0 for v in dialog.views.all())
+    select(dialog.bar.option_boxes["weighting"], "recency")  # an option changed: the numbers shown are for the old one
     assert dialog.stale and dialog.stale_label.isVisibleTo(dialog)
     assert "Out of date — run again" in dialog.stale_label.text()
-    assert dialog.results._fade.opacity() < 1.0 and dialog.decks._fade.opacity() < 1.0
-    assert "Recent reviews more" in dialog.options_summary.text()
+    assert dialog.results._fade.opacity() < 1.0 and dialog.views.get("decks")._fade.opacity() < 1.0
+    assert "Recent reviews more" in dialog.bar.options_summary.text()
     run_and_wait(qtbot, dialog)
     assert not dialog.stale and dialog.results._fade.opacity() == 1.0
     dialog.set_scope("deck", "Five")  # the scope changed
@@ -347,10 +363,10 @@ def test_results_are_marked_out_of_date_after_a_change_or_cancel(qtbot, col):
 
 def test_remembered_options_are_shown(qtbot, col):
     dialog, _ = make_dialog(qtbot, col, config={"binning": "wiki", "weighting": "recency"})
-    text = dialog.options_summary.text()
+    text = dialog.bar.options_summary.text()
     assert "The Metric page (wiki)" in text and "Recent reviews more" in text and "remembered" in text
     plain, _ = make_dialog(qtbot, col)
-    assert plain.options_summary.text() == "all at their defaults"
+    assert plain.bar.options_summary.text() == "all at their defaults"
 
 
 def test_headline_names_scope_parameters_same_day_rule_and_binning(qtbot, col):
@@ -364,7 +380,7 @@ def test_headline_names_scope_parameters_same_day_rule_and_binning(qtbot, col):
 
 
 def test_long_tooltips_wrap():
-    from fsrs_calibration.ui.tab_results import HELP
+    from fsrs_calibration.ui.views.results import HELP
     from fsrs_calibration.ui.widgets import TOOLTIP_WIDTH, tooltip
 
     wrapped = tooltip(HELP["rmse"])
@@ -386,7 +402,7 @@ def test_a_shown_tooltip_is_about_420_px_wide(qtbot, col):
 def test_what_to_do_tab_shows_the_engines_diagnosis(qtbot, col):
     from fsrs_calibration.metrics.jobs.diagnose import diagnose
     from fsrs_calibration.metrics.read.anki_backend import anki_health_check, anki_trainer
-    from fsrs_calibration.ui.tab_whattodo import LABELS, TITLES
+    from fsrs_calibration.ui.views.whattodo import LABELS, TITLES
 
     dialog, _ = make_dialog(qtbot, col)
     assert dialog.tabs.widget(0) is dialog.whattodo and dialog.tabs.tabText(0) == "What to do"
@@ -401,7 +417,7 @@ def test_what_to_do_tab_shows_the_engines_diagnosis(qtbot, col):
     for f in dg.findings:
         assert f.summary in text and TITLES[f.id] in text and LABELS[f.verdict] in text
     assert dialog.tabs.currentWidget() is dialog.whattodo
-    dialog._select(dialog.binning_box, "wiki")
+    select(dialog.bar.option_boxes["binning"], "wiki")
     assert dialog.stale and dialog.whattodo._fade.opacity() < 1.0
 
 

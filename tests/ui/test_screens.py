@@ -36,8 +36,24 @@ def test_the_dialog_fits_the_screen(sample, tmp_path, name, width, height, scale
     make_base(base, sample, sys.executable)
     install_working_tree(base)
     config = tmp_path / "screen.json"
-    config.write_text(json.dumps({"screens": [{"name": name, "x": 0, "y": 0, "width": width, "height": height,
-                                               "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))  # fmt: skip
+    config.write_text(
+        json.dumps(
+            {
+                "screens": [
+                    {
+                        "name": name,
+                        "x": 0,
+                        "y": 0,
+                        "width": width,
+                        "height": height,
+                        "logicalDpi": 96,
+                        "logicalBaseDpi": 96,
+                        "dpr": 1,
+                    }
+                ]
+            }
+        )
+    )
     shots = ROOT / "build" / "screenshots" / "screens" / name
     shots.mkdir(parents=True, exist_ok=True)
     env = {"QT_QPA_PLATFORM": f"offscreen:configfile={config}", "QT_SCALE_FACTOR": scale, "E2E_SHOTS": str(shots)}

@@ -6,14 +6,20 @@ from typing import Any
 
 from aqt.qt import QColor, QLabel, QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
-from ..metrics.explain import formatting as fmt
-from .chart import ChartWidget
-from .widgets import NumberItem, View, combo, page, table, tooltip
+from ...metrics.explain import formatting as fmt
+from ..chart import ChartWidget
+from ..widgets import NumberItem, View, combo, page, table, tooltip
 
 FEATURES = [("interval", "By interval"), ("reviews", "By number of reviews"), ("lapses", "By number of lapses")]
 HEADERS = ["Bin", "Reviews", "Predicted", "Measured", "95% interval", "Off by"]
-TIPS = ["", "", "FSRS's mean prediction", "Your measured recall", "95% (Wilson) interval of the measured recall",
-        "Predicted minus measured, in percentage points; marked when beyond chance"]  # fmt: skip
+TIPS = [
+    "",
+    "",
+    "FSRS's mean prediction",
+    "Your measured recall",
+    "95% (Wilson) interval of the measured recall",
+    "Predicted minus measured, in percentage points; marked when beyond chance",
+]
 
 
 class WhereView(View):
@@ -45,18 +51,20 @@ class WhereView(View):
         page(self, inner, 480, 330)
 
     def show_evaluation(self, ev: Any) -> None:
-        from ..metrics.score.where import MIN_REVIEWS, summary
+        from ...metrics.score.where import MIN_REVIEWS, summary
 
         self.evaluation = ev
         self.summary.setText(summary(ev.by_feature))
-        self.summary.setToolTip(tooltip(
-            f"Bins with fewer than {MIN_REVIEWS:,} reviews are marked and never summarised; a bin is off "
-            "'beyond chance' when FSRS's mean prediction lies outside the 95% interval of your measured recall."
-        ))  # fmt: skip
+        self.summary.setToolTip(
+            tooltip(
+                f"Bins with fewer than {MIN_REVIEWS:,} reviews are marked and never summarised; a bin is off "
+                "'beyond chance' when FSRS's mean prediction lies outside the 95% interval of your measured recall."
+            )
+        )
         self._redraw()
 
     def _redraw(self) -> None:
-        from ..metrics.score.where import bin_errors
+        from ...metrics.score.where import bin_errors
 
         if self.evaluation is None:
             return

@@ -6,13 +6,17 @@ from collections.abc import Callable
 
 from aqt.qt import QHBoxLayout, QLabel, QPushButton, Qt, QVBoxLayout, QWidget
 
-from ..metrics.explain import formatting as fmt
-from .widgets import View, page, tooltip
+from ...metrics.explain import formatting as fmt
+from ..widgets import View, page, tooltip
 
-LEAVES = "Leaves your computer: for each review its answer button, kind, time taken and day number; card, note, " \
-    "deck and preset numbers (all renumbered from 0)."  # fmt: skip
-NEVER = "Never leaves: card text, names of decks, presets, note types or tags, dates, times of day, your time " \
-    "zone, profile or file names."  # fmt: skip
+LEAVES = (
+    "Leaves your computer: for each review its answer button, kind, time taken and day number; card, note, "
+    "deck and preset numbers (all renumbered from 0)."
+)
+NEVER = (
+    "Never leaves: card text, names of decks, presets, note types or tags, dates, times of day, your time "
+    "zone, profile or file names."
+)
 WHY_COUNTS = (
     "The export holds every rated review from each card's last learning start, same-day repeats and learning "
     "steps included, as the FSRS benchmark's dataset does; the evaluation scores only reviews on a later day "
@@ -37,6 +41,8 @@ class ExportView(View):
     """Explains the export, prepares it in the background, saves it, then says what to do with it."""
 
     title = "Export"
+    own_results = True
+    greys_when_stale = False
 
     def __init__(self, prepare: Callable[[], None], save: Callable[[], None], parent: QWidget | None = None) -> None:
         super().__init__(parent)

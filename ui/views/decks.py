@@ -7,15 +7,20 @@ from typing import Any
 
 from aqt.qt import QLabel, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
-from ..metrics.explain import formatting as fmt
-from .widgets import NumberItem, View, page, table, tooltip
+from ...metrics.explain import formatting as fmt
+from ..widgets import NumberItem, View, page, table, tooltip
 
 HEADERS = ["Deck", "Preset", "Reviews", "Predicted", "Measured", "Log loss", "RMSE (bins)", "AUC"]
 TIPS = [
-    "Cards whose home deck it is (subdecks have their own rows)", "The deck's options preset",
-    "Reviews scored", "FSRS's mean predicted recall", "Your measured recall (Hard, Good or Easy)",
-    "Lower is better", "In percentage points; lower is better", "0.5 is a coin flip, 1.0 perfect ranking",
-]  # fmt: skip
+    "Cards whose home deck it is (subdecks have their own rows)",
+    "The deck's options preset",
+    "Reviews scored",
+    "FSRS's mean predicted recall",
+    "Your measured recall (Hard, Good or Easy)",
+    "Lower is better",
+    "In percentage points; lower is better",
+    "0.5 is a coin flip, 1.0 perfect ranking",
+]
 REVIEWS_COLUMN = 2
 
 

@@ -6,9 +6,9 @@ from typing import Any
 
 from aqt.qt import QHBoxLayout, QLabel, QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
-from ..metrics.explain import formatting as fmt
-from .chart import ChartWidget
-from .widgets import NumberItem, View, page, table, tooltip
+from ...metrics.explain import formatting as fmt
+from ..chart import ChartWidget
+from ..widgets import NumberItem, View, page, table, tooltip
 
 HELP = {
     "reviews": "Reviews scored: every review of a card on a later day than its previous review. "
@@ -65,7 +65,7 @@ class ResultsView(View):
         page(self, inner, 480, 330)
 
     def show_evaluation(self, ev: Any) -> None:
-        from ..metrics.explain.advice import auc_verdict
+        from ...metrics.explain.advice import auc_verdict
 
         o = ev.overall
         self.labels["reviews"].setText(f"<b>{fmt.count(o.reviews)}</b> reviews, {fmt.count(o.cards)} cards")

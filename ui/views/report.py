@@ -6,7 +6,7 @@ from typing import Any
 
 from aqt.qt import QPlainTextEdit, QVBoxLayout, QWidget
 
-from .widgets import View
+from ..widgets import View
 
 
 class ReportView(View):
@@ -23,7 +23,7 @@ class ReportView(View):
         layout.addWidget(self.text)
 
     def show_evaluation(self, ev: Any) -> None:
-        from ..metrics.explain.report import format_report
+        from ...metrics.explain.report import format_report
 
         self.text.setPlainText(format_report(ev))
 

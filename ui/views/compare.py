@@ -20,10 +20,10 @@ from aqt.qt import (
     QWidget,
 )
 
-from ..metrics.explain import formatting as fmt
-from ..metrics.explain.names import MODEL_DESCRIPTIONS, MODEL_NAMES, MODEL_SHORT
-from .chart import MODEL_COLORS, ChartWidget
-from .widgets import NumberItem, View, combo, fit_rows, page, table, tooltip
+from ...metrics.explain import formatting as fmt
+from ...metrics.explain.names import MODEL_DESCRIPTIONS, MODEL_NAMES, MODEL_SHORT
+from ..chart import MODEL_COLORS, ChartWidget
+from ..widgets import NumberItem, View, combo, fit_rows, page, table, tooltip
 
 COMPARE_HELP = (
     "Scores several models on the same reviews: the ones a time-series split tests (every review after the "
@@ -37,8 +37,14 @@ UM_HELP = (
     "each model is ranked by its worst opponent."
 )
 HEADERS = ["Model", "Log loss", "95% interval", "RMSE (bins)", "AUC", "UM+ (worst)"]
-TIPS = ["Hover a model for what it is", "Lower is better", "95% interval of the log loss",
-        "In percentage points; lower is better", "0.5 is a coin flip, 1.0 perfect ranking", UM_HELP]  # fmt: skip
+TIPS = [
+    "Hover a model for what it is",
+    "Lower is better",
+    "95% interval of the log loss",
+    "In percentage points; lower is better",
+    "0.5 is a coin flip, 1.0 perfect ranking",
+    UM_HELP,
+]
 
 
 def _swatch(color: str) -> QPixmap:
@@ -51,6 +57,7 @@ class CompareView(View):
     """Runs the comparison on demand and shows its table, curves, UM/UM+ matrix and plain-words advice."""
 
     title = "Compare models"
+    own_results = True
 
     def __init__(self, run_compare: Callable[[], None], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -63,8 +70,10 @@ class CompareView(View):
         self.button.clicked.connect(run_compare)
         self.button.setToolTip(tooltip(COMPARE_HELP))
         row.addWidget(self.button)
-        hint = QLabel("FSRS (your presets, the defaults, trained on earlier reviews), SM-2, Anki's intervals and "
-                      "two simple baselines, on the same reviews.")  # fmt: skip
+        hint = QLabel(
+            "FSRS (your presets, the defaults, trained on earlier reviews), SM-2, Anki's intervals and "
+            "two simple baselines, on the same reviews."
+        )
         hint.setWordWrap(True)
         row.addWidget(hint, 1)
         layout.addLayout(row)
@@ -77,8 +86,12 @@ class CompareView(View):
         self.chart = ChartWidget()
         self.chart.empty_text = "Press Compare models."
         self.um_choice = combo([("um_plus", "UM+"), ("um", "UM")])
-        self.um_choice.setToolTip(tooltip("UM+: bins where the two models disagree. UM: bins of the column "
-                                          "model's predictions. Lower is better for the row model."))  # fmt: skip
+        self.um_choice.setToolTip(
+            tooltip(
+                "UM+: bins where the two models disagree. UM: bins of the column "
+                "model's predictions. Lower is better for the row model."
+            )
+        )
         self.um_choice.currentIndexChanged.connect(self._fill_um)
         self.um_table = table([], stretch=None)
         self.um_table.setToolTip(tooltip(UM_HELP))
@@ -105,7 +118,7 @@ class CompareView(View):
 
     def show_comparison(self, cmp: Any) -> None:
         """Show an engine Comparison."""
-        from ..metrics.explain.advice import comparison_advice
+        from ...metrics.explain.advice import comparison_advice
 
         self.comparison = cmp
         colors = {name: MODEL_COLORS[k % len(MODEL_COLORS)] for k, name in enumerate(cmp.models)}

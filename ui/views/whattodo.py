@@ -8,8 +8,8 @@ from typing import Any
 
 from aqt.qt import QHBoxLayout, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
-from ..metrics.explain import findings as words
-from .widgets import View, tooltip
+from ...metrics.explain import findings as words
+from ..widgets import View, tooltip
 
 HELP = (
     "Checks your FSRS set-up: how you use the answer buttons, whether your retention meets its target, decks "
@@ -44,6 +44,7 @@ class WhatToDoView(View):
     """Runs the diagnosis on demand and lists its findings."""
 
     title = "What to do"
+    own_results = True
 
     def __init__(self, run_diagnosis: Callable[[], None], parent: QWidget | None = None) -> None:
         super().__init__(parent)

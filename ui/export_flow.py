@@ -1,0 +1,94 @@
+"""The export of the dialog's scope: prepare the benchmark tables, say what they hold, ask where, write them
+whole (through ui/operations.py, as every job)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from aqt.qt import QFileDialog
+
+from ..metrics.errors import EvaluationError
+from ..metrics.explain import formatting as fmt
+from . import operations
+from .summary import save_folder
+from .views.export import LEAVES, NEVER
+
+if TYPE_CHECKING:
+    from .dialog import CalibrationDialog
+
+
+class Exporting:
+    """The export job of one dialog (its results shown in the Export tab)."""
+
+    def __init__(self, dialog: CalibrationDialog) -> None:
+        self.d = dialog
+
+    def prepare(self, then: Callable[[Any], None] | None = None) -> None:
+        """Build the benchmark tables of the current scope in the background; then(tables) on success."""
+        req = self.d._start("Preparing the export…")
+        if req is None:
+            return
+        self.d.export_tables = None
+        scored = self.d.evaluation.overall.reviews if self.d.evaluation is not None and not self.d.stale else None
+
+        def success(tables: Any) -> None:
+            self.d.export_tables = tables
+            rows = tables.rows()
+            self.d.export_summary = (
+                f"The export holds {fmt.count(rows['revlogs'])} reviews of {fmt.count(rows['cards'])} cards "
+                f"in {fmt.count(rows['decks'])} decks."
+            )
+            self.d._ended(self.d.export_summary)
+            self.d.views.get("export").show_prepared(rows, scored)  # type: ignore[attr-defined]
+            if rows["revlogs"] == 0:
+                self.d._show_message("No reviews to export in this scope (cards need a learning step).")
+            elif then is not None:
+                then(tables)
+
+        self.d.runner.start(operations.prepare_export(req, success, self.d._failed))
+
+    def save(self, path: str, then: Callable[[str], None] | None = None) -> None:
+        """Write the prepared export to `path` in the background (whole or not at all)."""
+        tables = self.d.export_tables
+        req = None if tables is None else self.d._start("Writing the export…", reads_scope=False)
+        if req is None:
+            return
+        export = self.d.views.get("export")
+
+        def success(written: str) -> None:
+            self.d._ended(f"Saved {written}")
+            export.show_saved(written)  # type: ignore[attr-defined]
+            self.d.tabs.setCurrentWidget(export)
+            if then is not None:
+                then(written)
+
+        def failure(error: Exception) -> None:
+            if not isinstance(error, EvaluationError):
+                self.d._failed(error)
+                return
+            self.d._ended(str(error))
+            export.next.setText(str(error))  # type: ignore[attr-defined]
+
+        self.d.runner.start(operations.save_export(req, tables, path, success, failure))
+
+    def ask_where(self) -> None:
+        start = save_folder("fsrs-benchmark.zip")
+        path, _ = QFileDialog.getSaveFileName(self.d, "Save export", start, "Zip archive (*.zip)")
+        if path:
+            self.save(path)
+
+    def flow(self) -> None:
+        """Prepare the export of the current scope, say in two lines what it holds, ask where to save it."""
+        export = self.d.views.get("export")
+        self.d.tabs.setCurrentWidget(export)
+
+        def confirm(_tables: Any) -> None:
+            from aqt.qt import QMessageBox
+
+            text = f"{export.summary.text()}\n\n{LEAVES}\n{NEVER}\n\nSave it?"  # type: ignore[attr-defined]
+            answer = QMessageBox.question(self.d, "Export for the FSRS benchmark", text)
+            if answer == QMessageBox.StandardButton.Yes:
+                self.ask_where()
+
+        self.prepare(confirm)

@@ -1,0 +1,89 @@
+"""The dialog's layout, built once as Anki's forms do (setupUi): the header (scope and options), the run row
+with the job's status, the headline, the tabs (one view each) and the buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from aqt.qt import QCheckBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, Qt, QVBoxLayout
+
+from .job_status import JobStatus
+from .scope_bar import ScopeBar
+from .views import Views
+from .views.compare import CompareView
+from .views.decks import DecksView
+from .views.export import ExportView
+from .views.report import ReportView
+from .views.results import ResultsView
+from .views.whattodo import WhatToDoView
+from .views.where import WhereView
+
+if TYPE_CHECKING:
+    from .dialog import CalibrationDialog
+
+
+def build(d: CalibrationDialog) -> None:
+    """Lay out the dialog: header, run row with the job's status, headline, tabs, buttons (as Anki's setupUi)."""
+    layout = QVBoxLayout(d)
+    layout.setSpacing(4)
+    d.bar = ScopeBar(d._changed)
+    layout.addWidget(d.bar)
+    run_row = QHBoxLayout()
+    d.run_button = QPushButton("Evaluate")
+    d.run_button.setDefault(True)
+    d.run_button.clicked.connect(d.run)
+    d.job = JobStatus(d.cancel)
+    run_row.addWidget(d.run_button)
+    run_row.addWidget(d.job, 1)
+    layout.addLayout(run_row)
+    d.headline = _label("Choose a scope and press Evaluate.")
+    d.headline.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    d.stale_label = _label("Out of date — run again: the results below are for other choices.")
+    d.stale_label.setStyleSheet("color: #D55E00; font-weight: bold")
+    d.stale_label.setVisible(False)
+    layout.addWidget(d.headline)
+    layout.addWidget(d.stale_label)
+    d.views = Views(_makers(d), first=("whattodo", "results"))
+    d.tabs = d.views.tabs
+    layout.addWidget(d.tabs, 1)
+    layout.addLayout(_buttons(d))
+    d._set_results_enabled(False)
+
+
+def _label(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    return label
+
+
+def _makers(d: CalibrationDialog) -> dict[str, tuple[str, Callable[[], Any]]]:
+    return {
+        "whattodo": (WhatToDoView.title, lambda: WhatToDoView(d.run_diagnosis)),
+        "results": (ResultsView.title, ResultsView),
+        "where": (WhereView.title, WhereView),
+        "decks": (DecksView.title, lambda: DecksView(d._open_deck)),
+        "compare": (CompareView.title, lambda: CompareView(d.run_compare)),
+        "export": (ExportView.title, lambda: ExportView(d.prepare_export, d.exporting.ask_where)),
+        "report": (ReportView.title, ReportView),
+    }
+
+
+def _buttons(d: CalibrationDialog) -> QHBoxLayout:
+    row = QHBoxLayout()
+    d.save_button = QPushButton("Save chart…")
+    d.save_button.clicked.connect(d._save_chart_dialog)
+    d.copy_button = QPushButton("Copy results")
+    d.copy_button.clicked.connect(d.copy_results)
+    d.remember = QCheckBox("Remember choices")
+    d.remember.setToolTip("Use these scope and options again next time.")
+    d.remember.setChecked(True)
+    close = QPushButton("Close")
+    close.clicked.connect(d.close)
+    for widget in (d.save_button, d.copy_button):
+        row.addWidget(widget)
+    row.addStretch(1)
+    row.addWidget(d.remember)
+    row.addWidget(close)
+    return row

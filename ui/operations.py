@@ -1,0 +1,163 @@
+"""The dialog's background work, as Anki's own operations are written (qt/aqt/operations/deck.py): each
+function returns a QueryOp. This is the only ui module that imports the engine's jobs. An `op` runs in a
+worker and touches no widget and no dialog state: it gets plain inputs (the scope, the choices, the data
+read before if any, the job's controls) and returns its result; `success` applies it on the main thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aqt.operations import QueryOp
+from aqt.qt import QWidget
+
+from .job_status import Controls
+
+
+@dataclass(frozen=True)
+class Scope:
+    """A dialog scope: kind (collection, deck, preset, search) and its value."""
+
+    kind: str
+    value: str = ""
+
+    def key(self, col: Any) -> tuple[str, int]:
+        """Return the key of this scope's data: read again when the scope or the collection changed."""
+        return f"{self.kind}:{self.value}", int(col.mod)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a job needs: where to report, the scope, the choices, and the scope's data read before (or None)."""
+
+    parent: QWidget
+    scope: Scope
+    controls: Controls
+    choices: dict[str, str] = field(default_factory=dict)
+    anki_version: str = ""
+    cached: Any = None
+    key: Any = None  # the scope's key when the job started (Scope.key)
+
+
+@dataclass(frozen=True)
+class Done:
+    """An op's result, with the scope's data it read (for the dialog to keep for the next job)."""
+
+    data: Any
+    result: Any
+
+
+Failure = Callable[[Exception], None]
+
+
+def _query(req: Request, op: Callable[[Any], Any], success: Callable[[Any], None], failure: Failure) -> QueryOp:
+    return QueryOp(parent=req.parent, op=op, success=success).failure(failure)
+
+
+def options(choices: dict[str, str], anki_version: str) -> Any:
+    """Return the engine's Options for the dialog's choices on this Anki."""
+    from ..metrics.jobs.options import Options, short_term_floor_rating
+
+    return Options(**choices, short_term_floor_rating=short_term_floor_rating(anki_version))
+
+
+def _scope_data(col: Any, req: Request, with_durations: bool = False) -> Any:
+    """Return the scope's data: the one read before, else read now (in the worker)."""
+    if req.cached is not None and not with_durations:
+        return req.cached
+    from ..metrics.read.collection import read_collection
+    from ..metrics.read.scope import scope_search
+
+    search, label = scope_search(col, req.scope.kind, req.scope.value)
+    return read_collection(col, search, label, with_durations=with_durations, with_intervals=True)
+
+
+def _stop_if_cancelled(req: Request) -> None:
+    if req.controls.should_stop():
+        from ..metrics.errors import Cancelled
+
+        raise Cancelled()
+
+
+def evaluate(req: Request, success: Callable[[Done], None], failure: Failure) -> QueryOp:
+    """Evaluate FSRS on the scope (numpy and the engine are first imported in the worker: about 0.1 s)."""
+
+    def op(col: Any) -> Done:
+        from ..metrics.jobs.evaluate import evaluate as run
+
+        data = _scope_data(col, req)
+        _stop_if_cancelled(req)
+        return Done(data, run(data, options(req.choices, req.anki_version), should_stop=req.controls.should_stop))
+
+    return _query(req, op, success, failure)
+
+
+def compare(req: Request, success: Callable[[Done], None], failure: Failure) -> QueryOp:
+    """Compare the models on the scope (trains FSRS five times with Anki's optimizer)."""
+
+    def op(col: Any) -> Done:
+        from ..metrics.explain.progress import in_words
+        from ..metrics.jobs.compare import CompareInput
+        from ..metrics.jobs.job import Job
+        from ..metrics.jobs.plan import plan_compare
+        from ..metrics.read.anki_backend import anki_trainer
+
+        data = _scope_data(col, req)
+        inp = CompareInput(options(req.choices, req.anki_version), anki_trainer(col))
+        job = Job(req.controls.should_stop, in_words(req.controls.report))
+        return Done(data, plan_compare(data, inp, job))
+
+    return _query(req, op, success, failure)
+
+
+def diagnose(req: Request, last: Any, success: Callable[[Done], None], failure: Failure) -> QueryOp:
+    """Diagnose the scope (runs Anki's health check per preset: it trains); `last`: the last diagnosis's
+    snapshot of this scope, or None."""
+
+    def op(col: Any) -> Done:
+        from ..metrics.jobs.diagnose import diagnose as run
+        from ..metrics.read.anki_backend import anki_health_check, anki_trainer
+
+        data = _scope_data(col, req)
+        controls = req.controls
+        result = run(
+            data,
+            anki_health_check(col),
+            options({}, req.anki_version),  # each card's preset, the benchmark's choices
+            should_stop=controls.should_stop,
+            progress=controls.report,
+            trainer=anki_trainer(col),
+            last=last,
+        )
+        return Done(data, result)
+
+    return _query(req, op, success, failure)
+
+
+def prepare_export(req: Request, success: Callable[[Any], None], failure: Failure) -> QueryOp:
+    """Build the benchmark tables of the scope (read again: with the review durations)."""
+
+    def op(col: Any) -> Any:
+        from ..metrics.export.dataset import build_tables
+
+        data = _scope_data(col, req, with_durations=True)
+        return build_tables(data, whole_collection=req.scope.kind == "collection")
+
+    return _query(req, op, success, failure)
+
+
+def save_export(req: Request, tables: Any, path: str, success: Callable[[str], None], failure: Failure) -> QueryOp:
+    """Write the prepared tables to `path` (whole or not at all; never over the collection)."""
+
+    def op(col: Any) -> str:
+        from ..bundled import addon_version
+        from ..metrics.export.dataset import write_zip
+
+        meta = {"addon_version": addon_version(), "anki_version": req.anki_version}
+        # the save dialog asked before replacing a file; the collection itself is never replaced
+        write_zip(tables, path, meta, protected=[col.path], force=True)
+        return path
+
+    return _query(req, op, success, failure)
