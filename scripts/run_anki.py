@@ -53,7 +53,10 @@ def main() -> None:
         raise SystemExit(f"Anki run failed: {out['error']}")
     print("No display: Anki ran offscreen. What the dialog showed:\n")
     for name in ("tools", "deck"):
-        print(f"[{' '.join(out[name]['scope']).strip()}] {out[name].get('headline') or out[name]['message']}")
+        shown = out[name]
+        print(f"[{' '.join(shown['scope']).strip()}] {shown.get('headline_text') or shown['message']}")
+        if shown.get("findings"):
+            print(f"\nWhat to do (the findings, ranked):\n{shown['findings']}\n")
     print(f"\nScreenshots: {', '.join(sorted(p.name for p in shots.glob('*.png')))} in {shots}")
     print("The collection was " + ("unchanged." if out["before"] == out["after"] else "CHANGED (a bug)."))
     (shots / "run.json").write_text(json.dumps({k: v for k, v in out.items() if k != "stderr"}, indent=1))

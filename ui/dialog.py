@@ -7,7 +7,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from aqt.qt import QApplication, QCheckBox, QDialog, QFileDialog, QLabel, QPushButton, QSize, Qt, QTabWidget, QWidget
+from aqt.qt import (
+    QApplication,
+    QCheckBox,
+    QDialog,
+    QFileDialog,
+    QLabel,
+    QPushButton,
+    QSize,
+    Qt,
+    QTabWidget,
+    QTimer,
+    QWidget,
+)
 
 from ..metrics.errors import EvaluationError
 from ..metrics.explain import counts
@@ -42,6 +54,9 @@ class CalibrationDialog(QDialog):
     save_button: QPushButton
     copy_button: QPushButton
     remember: QCheckBox
+    whattodo: WhatToDoView  # the views built at once, and the status line, by name
+    results: ResultsView
+    status: QLabel
 
     def __init__(
         self,
@@ -50,11 +65,13 @@ class CalibrationDialog(QDialog):
         config: dict[str, Any],
         save_config: Callable[[dict[str, Any]], None] | None = None,
         anki_version: str = "",
+        history: str | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(TITLE)
         self.setWindowModality(Qt.WindowModality.NonModal)
         self.runner, self.config, self.save_config, self.anki_version = runner, dict(config), save_config, anki_version
+        self.history = history  # the file of past diagnoses (the add-on's user files), or None
         self.evaluation: Any = None
         self.comparison: Any = None
         self.diagnosis: Any = None
@@ -63,24 +80,13 @@ class CalibrationDialog(QDialog):
         self._cache: dict[tuple[str, int], Any] = {}  # one scope's data, kept for the next job
         self._reads = 0  # how many times the revlog was read (tests check the cache)
         self._fitted = False
+        self._restart = False  # start() again once the running job has ended
         build(self)
         self.exporting = Exporting(self)
         self.bar.fill(runner.collection())
         self.bar.load(self.config)
 
     # -- the parts the tests and the end-to-end driver use by name --------------------------
-    @property
-    def whattodo(self) -> WhatToDoView:
-        return self.views.get("whattodo")  # type: ignore[return-value]
-
-    @property
-    def results(self) -> ResultsView:
-        return self.views.get("results")  # type: ignore[return-value]
-
-    @property
-    def status(self) -> QLabel:
-        return self.job.status
-
     @property
     def running(self) -> bool:
         """Return True while a job runs in the background."""
@@ -154,6 +160,9 @@ class CalibrationDialog(QDialog):
         self.job.finish(text)
         self.run_button.setEnabled(True)
         self.views.set_running(False)
+        if self._restart:
+            self._restart = False
+            QTimer.singleShot(NEXT_TURN_MS, self.start)
 
     def _keep(self, req: operations.Request, done: operations.Done) -> Any:
         """Keep the scope's data the op read (one scope only: the revlog arrays can be large)."""
@@ -162,8 +171,17 @@ class CalibrationDialog(QDialog):
             self._reads += 1
         return done.result
 
-    def run(self) -> None:
-        """Start an evaluation of the current scope and options in the background."""
+    def start(self) -> None:
+        """What opening the dialog does: evaluate, then (unless the config says not to) diagnose. A job still
+        running (the dialog opened again on another deck) is cancelled first, then this starts."""
+        if self.running:
+            self._restart = True
+            self.cancel()
+            return
+        self.run(then=self.run_diagnosis if self.config.get("auto_diagnose", True) else None)
+
+    def run(self, then: Callable[[], None] | None = None) -> None:
+        """Start an evaluation of the current scope and options in the background; then `then` on success."""
         req = self._start("Evaluating…")
         if req is None:
             return
@@ -172,7 +190,9 @@ class CalibrationDialog(QDialog):
 
         def success(done: operations.Done) -> None:
             self._ended()
-            self.show_evaluation(self._keep(req, done), scope)
+            self.show_evaluation(self._keep(req, done), scope, keep_tab=then is not None)
+            if then is not None:
+                then()
 
         self.runner.start(operations.evaluate(req, success, self._failed))
 
@@ -215,7 +235,7 @@ class CalibrationDialog(QDialog):
             self.whattodo.set_stale(False)
             self.tabs.setCurrentWidget(self.whattodo)
 
-        self.runner.start(operations.diagnose(req, None, success, self._failed))
+        self.runner.start(operations.diagnose(req, self.history, success, self._failed))
 
     def prepare_export(self, then: Callable[[Any], None] | None = None) -> None:
         """Build the benchmark tables of the current scope in the background; then(tables) on success."""
@@ -264,7 +284,7 @@ class CalibrationDialog(QDialog):
         self.save_button.setEnabled(enabled)
         self.copy_button.setEnabled(enabled)
 
-    def show_evaluation(self, ev: Any, scope: str | None = None) -> None:
+    def show_evaluation(self, ev: Any, scope: str | None = None, keep_tab: bool = False) -> None:
         """Show an engine Evaluation in every view, with a headline naming what produced it."""
         self.evaluation = ev
         self.message = ""
@@ -275,9 +295,20 @@ class CalibrationDialog(QDialog):
             self.views.get("compare").set_stale(True)  # made with the earlier choices
         if self.diagnosis is not None:
             self.whattodo.set_stale(True)
-        elif self.tabs.currentWidget() is self.whattodo:
+        elif self.tabs.currentWidget() is self.whattodo and not keep_tab:
             self.tabs.setCurrentWidget(self.results)  # nothing to show there yet: show the numbers
         self._set_results_enabled(True)
+
+    def act(self, action: dict[str, Any]) -> None:
+        """Carry out a finding's action through Anki's own screens (Deck Options, the Browser) or here."""
+        from .anki_screens import carry_out
+
+        carry_out(action, self.evaluate_search)
+
+    def evaluate_search(self, search: str) -> None:
+        """Evaluate the cards an Anki search finds (a finding's "evaluate" action)."""
+        self.set_scope("search", search)
+        self.run()
 
     def _open_deck(self, name: str) -> None:
         self.set_scope("deck", name)

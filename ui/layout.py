@@ -46,6 +46,8 @@ def build(d: CalibrationDialog) -> None:
     layout.addWidget(d.stale_label)
     d.views = Views(_makers(d), first=("whattodo", "results"))
     d.tabs = d.views.tabs
+    d.whattodo, d.results = d.views.built["whattodo"], d.views.built["results"]  # type: ignore[assignment]
+    d.status = d.job.status
     layout.addWidget(d.tabs, 1)
     layout.addLayout(_buttons(d))
     d._set_results_enabled(False)
@@ -60,7 +62,7 @@ def _label(text: str) -> QLabel:
 
 def _makers(d: CalibrationDialog) -> dict[str, tuple[str, Callable[[], Any]]]:
     return {
-        "whattodo": (WhatToDoView.title, lambda: WhatToDoView(d.run_diagnosis)),
+        "whattodo": (WhatToDoView.title, lambda: WhatToDoView(d.run_diagnosis, d.act)),
         "results": (ResultsView.title, ResultsView),
         "where": (WhereView.title, WhereView),
         "decks": (DecksView.title, lambda: DecksView(d._open_deck)),

@@ -54,12 +54,11 @@ def _open(kind: str, value: str, action: str) -> None:
         if action == "export":
             dialog.export_flow()
         else:
-            dialog.run()
+            dialog.start()
         return
     config = mw.addonManager.getConfig(ADDON) or {}
-    dialog = _dialog = CalibrationDialog(
-        mw, AnkiRunner(mw), config, lambda c: mw.addonManager.writeConfig(ADDON, c), anki_version=version
-    )
+    save = lambda c: mw.addonManager.writeConfig(ADDON, c)  # noqa: E731
+    dialog = _dialog = CalibrationDialog(mw, AnkiRunner(mw), config, save, version, _history_file())
     dialog.finished.connect(_forget)
     dialog.set_scope(kind, value)
     if action == "export":
@@ -69,13 +68,26 @@ def _open(kind: str, value: str, action: str) -> None:
         QTimer.singleShot(NEXT_TURN_MS, lambda: _show(dialog, start=True))
 
 
+def _history_file() -> str | None:
+    """Return this profile's file of past diagnoses, in the add-on's user files (kept across updates)."""
+    import os
+
+    try:
+        folder = os.path.join(mw.addonManager.addonsFolder(ADDON), "user_files")
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return None
+    name = "".join(c if c.isalnum() or c in "-_" else "_" for c in str(mw.pm.name or "profile"))
+    return os.path.join(folder, f"diagnoses-{name}.json")
+
+
 def _show(dialog: Any, start: bool = False) -> None:
     if dialog is _dialog:  # not closed meanwhile
         dialog.show()
         dialog.raise_()
         dialog.activateWindow()
         if start:
-            QTimer.singleShot(START_AFTER_MS, dialog.run)
+            QTimer.singleShot(START_AFTER_MS, dialog.start)
 
 
 def _forget(*_args: Any) -> None:

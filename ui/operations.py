@@ -112,16 +112,19 @@ def compare(req: Request, success: Callable[[Done], None], failure: Failure) -> 
     return _query(req, op, success, failure)
 
 
-def diagnose(req: Request, last: Any, success: Callable[[Done], None], failure: Failure) -> QueryOp:
-    """Diagnose the scope (runs Anki's health check per preset: it trains); `last`: the last diagnosis's
-    snapshot of this scope, or None."""
+def diagnose(req: Request, history: str | None, success: Callable[[Done], None], failure: Failure) -> QueryOp:
+    """Diagnose the scope (runs Anki's health check per preset: it trains). `history`: the add-on's file of
+    past diagnoses of this profile (in its user files, never the collection): the last one of this scope
+    is compared with, and this one is added."""
 
     def op(col: Any) -> Done:
         from ..metrics.jobs.diagnose import diagnose as run
+        from ..metrics.jobs.diagnose.snapshot import last_for
         from ..metrics.read.anki_backend import anki_health_check, anki_trainer
 
         data = _scope_data(col, req)
         controls = req.controls
+        past = _past(history)
         result = run(
             data,
             anki_health_check(col),
@@ -129,8 +132,9 @@ def diagnose(req: Request, last: Any, success: Callable[[Done], None], failure: 
             should_stop=controls.should_stop,
             progress=controls.report,
             trainer=anki_trainer(col),
-            last=last,
+            last=last_for(past, data.scope) if past else None,
         )
+        _record(history, past, result, col.path)
         return Done(data, result)
 
     return _query(req, op, success, failure)
@@ -161,3 +165,30 @@ def save_export(req: Request, tables: Any, path: str, success: Callable[[str], N
         return path
 
     return _query(req, op, success, failure)
+
+
+def _past(history: str | None) -> list[dict[str, Any]] | None:
+    """Return the past diagnoses (None without a file, or when it cannot be read: then it is left alone)."""
+    from ..metrics.errors import EvaluationError
+    from ..metrics.read.history_file import read_history
+
+    if not history:
+        return None
+    try:
+        return read_history(history)
+    except EvaluationError:
+        return None
+
+
+def _record(history: str | None, past: list[dict[str, Any]] | None, result: Any, collection: str) -> None:
+    """Add this diagnosis to the history file (a file that could not be read is never replaced)."""
+    from ..metrics.errors import EvaluationError
+    from ..metrics.export.history_file import write_history
+    from ..metrics.jobs.diagnose.snapshot import appended
+
+    if not history or past is None or result.snapshot is None:
+        return
+    try:
+        write_history(history, appended(past, result.snapshot), protected=[collection])
+    except EvaluationError:
+        pass  # the diagnosis stands; the next one will not know of it

@@ -57,8 +57,9 @@ class ScopeBar(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
-        layout.addLayout(self._scope_row())
-        layout.addLayout(self._options_row())
+        row = self._scope_row()  # scope and the options toggle on one row: the header stays compact
+        row.addLayout(self._options_row(), 1)
+        layout.addLayout(row)
         layout.addWidget(self._options_panel())
         for box in (self.scope_kind, self.deck_box, self.preset_box, *self.option_boxes.values()):
             box.currentIndexChanged.connect(self._changed)

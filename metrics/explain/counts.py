@@ -20,3 +20,8 @@ def checks_passed(n: int) -> str:
 def not_enough_data(n: int) -> str:
     """The findings the data cannot decide: "1 check without enough data", "3 checks without enough data"."""
     return _plural(n, "check without enough data", "checks without enough data")
+
+
+def decks(n: int) -> str:
+    """ "1 deck", "3 decks"."""
+    return _plural(n, "deck", "decks")

@@ -185,7 +185,7 @@ DECKS_OK = Words(
     "Each deck's measured minus predicted recall has a 95% interval that includes zero.",
 )
 DECKS_OFF = Words(
-    "FSRS is off beyond chance in {count} deck(s): {names} (measured minus predicted recall).",
+    "FSRS is off beyond chance in {decks}: {names} (measured minus predicted recall).",
     "If such a deck holds a different kind of material, give it a preset of its own (Deck Options → Add preset) "
     "and optimize that preset.",
     "In these decks the 95% interval of measured minus predicted recall excludes zero and the gap is 3 "

@@ -82,6 +82,9 @@ def find_dialog() -> QDialog | None:
 def read_dialog(name: str) -> dict:
     dialog = find_dialog()
     out: dict = {"title": dialog.windowTitle(), "scope": list(dialog.scope()), "message": dialog.message}
+    out["tab"] = dialog.tabs.tabText(dialog.tabs.currentIndex())  # the tab it shows, before the screenshots
+    out["headline_text"] = _plain(dialog.headline.text())
+    out["findings"] = dialog.whattodo.plain_text()
     ev = dialog.evaluation
     if ev is not None:
         o = ev.overall
@@ -109,6 +112,15 @@ def read_dialog(name: str) -> dict:
     return out
 
 
+def _plain(rich: str) -> str:
+    """Return a label's rich text as plain text (no <b> or <br> tags)."""
+    from aqt.qt import QTextDocument
+
+    doc = QTextDocument()
+    doc.setHtml(rich)
+    return doc.toPlainText()
+
+
 def wait_until(ready, then, deadline: float, name: str) -> None:
     """Poll every 100 ms until ready() holds, then call then(); give up at the deadline."""
 
@@ -129,7 +141,9 @@ def wait_until(ready, then, deadline: float, name: str) -> None:
 def settled() -> bool:
     """Return True when the dialog is open and done (results or a message)."""
     dialog = find_dialog()
-    return dialog is not None and not dialog.running and (dialog.evaluation is not None or dialog.message != "")
+    if dialog is None or dialog.running:
+        return False
+    return dialog.evaluation is not None or dialog.message != ""
 
 
 def wait_for_results(then, deadline: float, name: str) -> None:
@@ -152,7 +166,75 @@ def tools() -> None:
     result["before"] = fingerprint()
     actions[MENU_TEXT].trigger()
     log("tools triggered")
-    wait_for_results(deck_gear, time.monotonic() + 120, "tools")
+    wait_for_results(act_on_findings, time.monotonic() + 180, "tools")
+
+
+def _first_action_of_each_kind(dialog) -> dict:
+    first: dict = {}
+    for card in dialog.whattodo.cards:
+        for button, action in zip(card.buttons, card.finding.actions, strict=True):
+            first.setdefault(action["kind"], (button, action))
+    return first
+
+
+def _deck_options(button, action) -> dict:
+    """Click "Open Deck Options": which deck's options opened, and that deck's preset."""
+    from aqt.deckoptions import DeckOptionsDialog
+
+    button.click()
+    QApplication.processEvents()
+    opened = [w for w in QApplication.topLevelWidgets() if isinstance(w, DeckOptionsDialog) and w.isVisible()]
+    did = int(action["deck_id"])
+    return {
+        "opened": [int(w._deck["id"]) for w in opened],
+        "deck_id": did,
+        "preset_of_deck": mw.col.decks.config_dict_for_deck_id(did)["name"],
+        "preset": action["preset"],
+    }
+
+
+def _browse(button, action) -> dict:
+    """Click "Show in Browser": the cards the Browser shows against those the search finds."""
+    import aqt
+
+    button.click()
+    QApplication.processEvents()
+    browser = aqt.dialogs._dialogs["Browser"][1]
+    browser.table.select_all()
+    shown = sorted(int(c) for c in browser.table.get_selected_card_ids())
+    out = {"shown": shown, "found": sorted(int(c) for c in mw.col.find_cards(action["search"]))}
+    browser.close()
+    return out
+
+
+@guarded
+def act_on_findings() -> None:
+    """Click one button of each kind of action on the findings the dialog opened on."""
+    dialog = find_dialog()
+    result["diagnosed"] = dialog.diagnosis is not None
+    dialog.tabs.setCurrentWidget(dialog.whattodo)
+    first = _first_action_of_each_kind(dialog)
+    result["action_kinds"] = sorted(first)
+    if SHOTS:
+        dialog.resize(920, 780)
+        dialog.grab().save(os.path.join(SHOTS, "whattodo.png"))
+    if "deck-options" in first:
+        result["deck_options"] = _deck_options(*first["deck-options"])
+    if "browse" in first:
+        result["browse"] = _browse(*first["browse"])
+    if "evaluate" not in first:
+        deck_gear()
+        return
+    button, action = first["evaluate"]
+    button.click()
+
+    def read_evaluated() -> None:
+        ev = dialog.evaluation
+        result["evaluated"] = {"scope": list(dialog.scope()), "search": action["search"], "reviews": ev.overall.reviews}
+        deck_gear()
+
+    ready = lambda: settled() and dialog.scope() == ("search", action["search"])  # noqa: E731
+    wait_until(ready, read_evaluated, time.monotonic() + 180, "evaluate action")
 
 
 @guarded
@@ -342,6 +424,21 @@ def clipped_controls(dialog) -> list[str]:
     return problems
 
 
+def findings_visible(dialog) -> int:
+    """Return how many finding cards lie wholly inside the What-to-do tab's visible area (no scrolling)."""
+    from aqt.qt import QAbstractScrollArea, QPoint, QRect
+
+    cards = dialog.whattodo.cards
+    if not cards or not dialog.whattodo.isVisible():
+        return 0
+    area = cards[0].parentWidget()
+    while area is not None and not isinstance(area, QAbstractScrollArea):
+        area = area.parentWidget()
+    port = area.viewport()
+    seen = QRect(port.mapTo(dialog, QPoint(0, 0)), port.size())
+    return sum(seen.contains(QRect(c.mapTo(dialog, QPoint(0, 0)), c.size())) for c in cards)
+
+
 def set_theme(dark: bool) -> None:
     from aqt.theme import Theme
 
@@ -380,6 +477,7 @@ def screens_check() -> None:
                         "tab": dialog.tabs.tabText(i),
                         "dialog": [dialog.width(), dialog.height()],
                         "problems": clipped_controls(dialog),
+                        "findings_visible": findings_visible(dialog),
                     }
                 )
                 if SHOTS:

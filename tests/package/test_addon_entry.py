@@ -63,7 +63,7 @@ def test_manifest_and_config():
         assert f"`{key}`" in text
     from fsrs_calibration.metrics.jobs.evaluate import Options
 
-    Options(**{k: v for k, v in config.items() if k not in ("scope", "scope_value")}).validate()
+    Options(**{k: v for k, v in config.items() if k not in ("scope", "scope_value", "auto_diagnose")}).validate()
 
 
 def test_package_importable_under_its_name():

@@ -151,6 +151,14 @@ def test_installed_in_anki_without_numpy_gives_the_cli_numbers(addon_file, tmp_p
     assert "Export for the FSRS benchmark…" in ran["tools_menu"]
     assert "/vendor/cp313-" in ran["numpy_file"]
     assert ran["before"] == ran["after"]  # nothing in the collection changed, no undo entry
+    # opened on the ranked findings (evaluated, then diagnosed: no second click), one click into Anki
+    assert ran["tools"]["tab"] == "What to do" and ran["diagnosed"], ran["tools"]["tab"]
+    assert set(ran["action_kinds"]) == {"deck-options", "browse", "evaluate"}, ran["action_kinds"]
+    options = ran["deck_options"]
+    assert options["opened"] == [options["deck_id"]] and options["preset_of_deck"] == options["preset"], options
+    assert ran["browse"]["shown"] == ran["browse"]["found"] and ran["browse"]["shown"], ran["browse"]
+    evaluated = ran["evaluated"]
+    assert evaluated["scope"] == ["search", evaluated["search"]] and evaluated["reviews"] > 0, evaluated
     deck = ran["deck"]
     assert deck["scope"] == ["deck", "Languages"] and deck["reviews"] > 0
     assert set(deck["decks"]) == {"Languages::Spanish", "Languages::Japanese::Kanji"}

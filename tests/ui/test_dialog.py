@@ -413,7 +413,7 @@ def test_what_to_do_tab_shows_the_engines_diagnosis(qtbot, col):
     assert [(f.id, f.verdict, f.scope, f.summary) for f in dg.findings] == [
         (f.id, f.verdict, f.scope, f.summary) for f in want.findings
     ]
-    text = dialog.whattodo.text.toPlainText()
+    text = dialog.whattodo.plain_text()
     for f in dg.findings:
         assert f.summary in text and TITLES[f.id] in text and LABELS[f.verdict] in text
     assert dialog.tabs.currentWidget() is dialog.whattodo

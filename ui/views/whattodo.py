@@ -6,10 +6,14 @@ import html
 from collections.abc import Callable
 from typing import Any
 
-from aqt.qt import QHBoxLayout, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
+from aqt.qt import QFrame, QHBoxLayout, QLabel, QPushButton, Qt, QToolButton, QVBoxLayout, QWidget
 
+from ...metrics.explain import counts
 from ...metrics.explain import findings as words
-from ..widgets import View, tooltip
+from ..anki_screens import ACTION_LABELS
+from ..widgets import View, scrolling, tooltip
+
+HINT = "Checks button use, retention, decks, cards and parameters; runs Anki's own health check too."
 
 HELP = (
     "Checks your FSRS set-up: how you use the answer buttons, whether your retention meets its target, decks "
@@ -22,8 +26,8 @@ LABELS = words.VERDICT_LABELS
 TITLES = words.FINDING_TITLES
 
 
-def findings_html(findings: list[Any]) -> str:
-    """Return the findings as HTML: a coloured verdict, the sentence, what to do, why."""
+def findings_html(findings: list[Any], with_why: bool = True) -> str:
+    """Return the findings as HTML: a coloured verdict, the sentence, what to do, why (unless not `with_why`)."""
     parts = []
     for f in findings:
         color = COLORS.get(f.verdict, "#888888")
@@ -34,45 +38,162 @@ def findings_html(findings: list[Any]) -> str:
         body = f"<p style='margin:2px 0 2px 0'>{head}<br>{html.escape(f.summary)}"
         if f.action:
             body += f"<br><b>What to do:</b> {html.escape(f.action)}"
-        if f.why:
+        if f.why and with_why:
             body += f"<br><span style='opacity:0.8'><b>Why we think so:</b> {html.escape(f.why)}</span>"
         parts.append(body + "</p>")
     return "<hr>".join(parts)
 
 
+class FindingCard(QFrame):
+    """One finding that asks for action: its words, and one button per action (Anki's own screens)."""
+
+    def __init__(self, finding: Any, act: Callable[[dict[str, Any]], None]) -> None:
+        super().__init__()
+        self.finding = finding
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        text = QLabel(findings_html([finding], with_why=False))  # why: in the tooltip, the card stays short
+        text.setWordWrap(True)
+        if finding.why:
+            text.setToolTip(tooltip(f"Why we think so: {finding.why}"))
+        text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(text)
+        self.buttons: list[QPushButton] = []
+        if finding.actions:
+            row = QHBoxLayout()
+            for action in finding.actions:
+                button = QPushButton(ACTION_LABELS.get(action.get("kind"), str(action.get("kind"))))
+                button.setAutoDefault(False)
+                button.setToolTip(_action_tip(action))
+                button.clicked.connect(lambda _checked=False, a=action: act(a))
+                row.addWidget(button)
+                self.buttons.append(button)
+            row.addStretch(1)
+            layout.addLayout(row)
+
+
+def _action_tip(action: dict[str, Any]) -> str:
+    if action.get("kind") == "deck-options":
+        return f'Anki\'s Deck Options of preset "{action.get("preset", "")}" (Optimize, desired retention …)'
+    return f"Anki search: {action.get('search', '')}"
+
+
+class Fold(QWidget):
+    """A compact line ("7 checks passed") that opens to show the findings behind it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.toggle = QToolButton()
+        self.toggle.setCheckable(True)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.body = QLabel("")
+        self.body.setWordWrap(True)
+        self.body.setVisible(False)
+        self.toggle.toggled.connect(self._open)
+        layout.addWidget(self.toggle)
+        layout.addWidget(self.body)
+
+    def fill(self, title: str, findings: list[Any]) -> None:
+        """Show `title` (hidden when there are no findings), the findings behind it when opened."""
+        self.setVisible(bool(findings))
+        self.toggle.setText(title)
+        self.body.setText(findings_html(findings))
+
+    def _open(self, shown: bool) -> None:
+        self.body.setVisible(shown)
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+
+
 class WhatToDoView(View):
-    """Runs the diagnosis on demand and lists its findings."""
+    """The diagnosis's findings, ranked: what asks for action first (with its buttons), then one line for
+    the checks that passed and one for those without enough data."""
 
     title = "What to do"
     own_results = True
 
-    def __init__(self, run_diagnosis: Callable[[], None], parent: QWidget | None = None) -> None:
+    def __init__(
+        self, run_diagnosis: Callable[[], None], act: Callable[[dict[str, Any]], None], parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.diagnosis: Any = None
+        self.act = act
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         row = QHBoxLayout()
         self.button = QPushButton("Find out what to do")
         self.button.setToolTip(tooltip(HELP))
+        self.button.setAutoDefault(False)
         self.button.clicked.connect(run_diagnosis)
+        self.counts = QLabel(HINT)
+        self.counts.setWordWrap(True)
         row.addWidget(self.button)
-        hint = QLabel("Checks button use, retention, decks and parameters; runs Anki's own health check too.")
-        hint.setWordWrap(True)
-        row.addWidget(hint, 1)
+        row.addWidget(self.counts, 1)
         layout.addLayout(row)
-        self.text = QTextBrowser()
-        self.text.setOpenLinks(False)
-        self.text.setPlaceholderText("Press 'Find out what to do'.")
-        layout.addWidget(self.text, 1)
+        inner = QWidget()
+        self.list = QVBoxLayout(inner)
+        self.list.setContentsMargins(0, 0, 0, 0)
+        self.cards: list[FindingCard] = []
+        self.passed, self.undecided = Fold(), Fold()
+        for fold in (self.passed, self.undecided):
+            fold.setVisible(False)
+            self.list.addWidget(fold)
+        self.list.addStretch(1)
+        layout.addWidget(scrolling(inner, 360, 120), 1)
 
     def show_diagnosis(self, diagnosis: Any) -> None:
-        """Show an engine Diagnosis."""
+        """Show an engine Diagnosis: its findings in the engine's order (ranked)."""
         self.diagnosis = diagnosis
-        self.text.setHtml(findings_html(diagnosis.findings))
+        self._remove_cards()
+        findings = diagnosis.findings
+        acting = [f for f in findings if f.verdict in ("problem", "suggestion")]
+        since = [f for f in findings if f.id == "since-last" and f not in acting]  # what changed: always shown
+        for i, finding in enumerate(acting + since):
+            card = FindingCard(finding, self.act)
+            self.list.insertWidget(i, card)
+            self.cards.append(card)
+        passed = [f for f in findings if f.verdict == "ok" and f not in since]
+        undecided = [f for f in findings if f.verdict == "not-enough-data" and f not in since]
+        self.passed.fill(counts.checks_passed(len(passed)), passed)
+        self.undecided.fill(counts.not_enough_data(len(undecided)), undecided)
+        parts = [counts.things_to_do(len(acting)), counts.checks_passed(len(passed))]
+        if undecided:
+            parts.append(counts.not_enough_data(len(undecided)))
+        self.counts.setText(" · ".join(parts) + f", from {diagnosis.reviews:,} reviews.")
+
+    def plain_text(self) -> str:
+        """Return every finding shown (the folded ones too) as plain text."""
+        if self.diagnosis is None:
+            return ""
+        return "\n\n".join(_plain(f) for f in self.diagnosis.findings)
+
+    def _remove_cards(self) -> None:
+        for card in self.cards:
+            card.setParent(None)
+            card.deleteLater()
+        self.cards = []
 
     def set_running(self, running: bool) -> None:
         self.button.setEnabled(not running)
+        for card in self.cards:
+            for button in card.buttons:
+                button.setEnabled(not running)
 
     def clear(self, text: str) -> None:
         self.diagnosis = None
-        self.text.setPlainText("")
+        self._remove_cards()
+        self.passed.setVisible(False)
+        self.undecided.setVisible(False)
+        self.counts.setText(HINT)
+
+
+def _plain(f: Any) -> str:
+    lines = [f"[{LABELS.get(f.verdict, f.verdict)}] {TITLES.get(f.id, f.id)} — {f.scope}: {f.summary}"]
+    if f.action:
+        lines.append(f"What to do: {f.action}")
+    if f.why:
+        lines.append(f"Why we think so: {f.why}")
+    return "\n".join(lines)

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from ...explain import counts
 from ...explain import findings as words
 from ...explain import formatting as fmt
 from .context import Context
@@ -29,7 +30,7 @@ def check(ctx: Context) -> list[Finding]:
         words.DECK_OFF.format(deck=d["deck"], gap=fmt.points(d["gap"], True), reviews=fmt.count(d["reviews"]))
         for d in off[:NAMED]
     )
-    said = words.DECKS_OFF.fill(count=len(off), names=names)
+    said = words.DECKS_OFF.fill(decks=counts.decks(len(off)), names=names)
     affected = sum(d["reviews"] for d in off)
     return [Finding.of("decks", Verdict.SUGGESTION, words.COLLECTION, said, evidence, affected=affected)]
 

@@ -1,0 +1,88 @@
+"""Issue 20 in real Qt: the dialog opens on the ranked findings, each that asks for action carries one
+keyboard-reachable button per action, and the rest folds into one line each ("7 checks passed")."""
+
+from __future__ import annotations
+
+import pytest
+from support.qt_helpers import ThreadRunner
+
+from fsrs_calibration.metrics.explain import counts
+from fsrs_calibration.metrics.jobs.evaluate import evaluate
+from fsrs_calibration.metrics.read.collection import read_collection
+from fsrs_calibration.ui.anki_screens import ACTION_LABELS
+from fsrs_calibration.ui.dialog import CalibrationDialog
+from fsrs_calibration.ui.views.whattodo import WhatToDoView
+
+
+@pytest.fixture
+def col(mixed_collection):
+    from anki.collection import Collection
+
+    c = Collection(mixed_collection["path"])
+    yield c
+    c.close(downgrade=False)
+
+
+def _opened(qtbot, col, config):
+    dialog = CalibrationDialog(None, ThreadRunner(col), config, None, "26.09.3")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.start()  # what the Tools menu does once the dialog is shown
+    return dialog
+
+
+def test_opening_evaluates_then_diagnoses_without_a_second_click(qtbot, col):
+    dialog = _opened(qtbot, col, {"auto_diagnose": True})
+    qtbot.waitUntil(lambda: dialog.diagnosis is not None and not dialog.running, timeout=120_000)
+    assert dialog.evaluation is not None and dialog.tabs.currentWidget() is dialog.whattodo
+    findings = dialog.diagnosis.findings
+    acting = [f for f in findings if f.verdict in ("problem", "suggestion")]
+    assert acting, "the mixed collection has suggestions"
+    view = dialog.whattodo
+    assert [card.finding for card in view.cards][: len(acting)] == acting  # in the engine's ranked order
+    for card in view.cards:
+        assert [b.text() for b in card.buttons] == [ACTION_LABELS[a["kind"]] for a in card.finding.actions]
+        for button in card.buttons:  # reachable with Tab, and Enter does not press it by accident
+            assert button.focusPolicy() & button.focusPolicy().TabFocus and not button.autoDefault()
+    passed = sum(f.verdict == "ok" and f.id != "since-last" for f in findings)
+    assert view.passed.toggle.text() == counts.checks_passed(passed) and not view.passed.body.isVisible()
+    view.passed.toggle.click()
+    assert view.passed.body.isVisible()
+    assert counts.things_to_do(len(acting)) in view.counts.text()
+
+
+def test_automatic_diagnosis_can_be_turned_off(qtbot, col):
+    dialog = _opened(qtbot, col, {"auto_diagnose": False})
+    qtbot.waitUntil(lambda: dialog.evaluation is not None and not dialog.running, timeout=60_000)
+    qtbot.wait(50)
+    assert dialog.diagnosis is None and not dialog.running
+
+
+def test_each_button_carries_out_its_action(qtbot, col):
+    dialog = _opened(qtbot, col, {"auto_diagnose": True})
+    qtbot.waitUntil(lambda: dialog.diagnosis is not None and not dialog.running, timeout=120_000)
+    done: list[dict] = []
+    view = WhatToDoView(lambda: None, done.append)
+    qtbot.addWidget(view)
+    view.show_diagnosis(dialog.diagnosis)
+    want = []
+    for card in view.cards:
+        for button, action in zip(card.buttons, card.finding.actions, strict=True):
+            button.click()
+            want.append(action)
+    assert done == want and {a["kind"] for a in done} >= {"deck-options", "browse", "evaluate"}
+    # "Evaluate this deck" evaluates the finding's search in the dialog
+    search = next(a["search"] for a in done if a["kind"] == "evaluate")
+    dialog.act({"kind": "evaluate", "search": search})
+    qtbot.waitUntil(lambda: not dialog.running and dialog.scope() == ("search", search), timeout=60_000)
+    assert dialog.evaluation.overall == evaluate(read_collection(col, search), dialog.options()).overall
+
+
+def test_opening_again_while_busy_restarts_on_the_new_scope(qtbot, col):
+    dialog = _opened(qtbot, col, {"auto_diagnose": True})
+    qtbot.waitUntil(lambda: dialog.running, timeout=10_000)
+    deck = col.decks.all_names_and_ids()[-1].name
+    dialog.set_scope("deck", deck)
+    dialog.start()  # the deck's gear menu while the collection's diagnosis runs
+    qtbot.waitUntil(lambda: dialog.diagnosis is not None and not dialog.running, timeout=120_000)
+    assert dialog.scope() == ("deck", deck) and dialog.evaluation is not None
