@@ -193,18 +193,26 @@ def _deck_options(button, action) -> dict:
     }
 
 
-def _browse(button, action) -> dict:
-    """Click "Show in Browser": the cards the Browser shows against those the search finds."""
+def _browse(button, action, then) -> None:
+    """Click "Show in Browser": once its search has run, the cards the Browser shows against those the
+    search finds; then `then`."""
     import aqt
 
+    found = sorted(int(c) for c in mw.col.find_cards(action["search"]))
     button.click()
-    QApplication.processEvents()
-    browser = aqt.dialogs._dialogs["Browser"][1]
-    browser.table.select_all()
-    shown = sorted(int(c) for c in browser.table.get_selected_card_ids())
-    out = {"shown": shown, "found": sorted(int(c) for c in mw.col.find_cards(action["search"]))}
-    browser.close()
-    return out
+
+    def read() -> None:
+        browser = aqt.dialogs._dialogs["Browser"][1]
+        browser.table.select_all()
+        result["browse"] = {"shown": sorted(int(c) for c in browser.table.get_selected_card_ids()), "found": found}
+        browser.close()
+        then()
+
+    def shown() -> bool:
+        browser = aqt.dialogs._dialogs["Browser"][1]
+        return browser is not None and browser.table.len() > 0
+
+    wait_until(shown, read, time.monotonic() + 30, "browser")
 
 
 @guarded
@@ -221,7 +229,14 @@ def act_on_findings() -> None:
     if "deck-options" in first:
         result["deck_options"] = _deck_options(*first["deck-options"])
     if "browse" in first:
-        result["browse"] = _browse(*first["browse"])
+        _browse(*first["browse"], lambda: _evaluate_action(dialog, first))
+    else:
+        _evaluate_action(dialog, first)
+
+
+@guarded
+def _evaluate_action(dialog, first: dict) -> None:
+    """Click "Evaluate this deck": the dialog evaluates the finding's search; then the deck gear."""
     if "evaluate" not in first:
         deck_gear()
         return

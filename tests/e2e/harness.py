@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -73,6 +74,9 @@ def run_anki(
         E2E_OUT=str(out),
         ANKI_NOUPDATE="1",
         PYTHONDONTWRITEBYTECODE="1",
+        # Anki lets one instance run per user: another Anki started meanwhile (a second test run, `make run`)
+        # would hand over to it and exit ("Already running; reusing existing instance"). A key per run.
+        ANKI_SINGLE_INSTANCE_KEY=f"fsrs-calibration-e2e-{uuid.uuid4().hex}",
     )
     env.pop("PYTHONPATH", None)
     env.update(extra_env or {})
