@@ -37,6 +37,7 @@ FINDING_TITLES = {
     "hard-misuse": "The Hard button",
     "again-misuse": "The Again button",
     "retention": "Retention",
+    "desired-retention": "Which desired retention to trust",
     "decks": "Decks",
     "cards": "Cards FSRS keeps getting wrong",
     "benchmark-standing": "Among the FSRS benchmark's learners",

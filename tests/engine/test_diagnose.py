@@ -210,7 +210,8 @@ def test_every_finding_has_the_promised_shape(tmp_path):
         assert f.verdict == "ok" or f.verdict == "not-enough-data" or f.action, f
         if f.verdict in ("problem", "suggestion") and f.id not in ("anki-health-check", "parameters"):
             text = json.dumps(f.evidence)
-            assert "reviews" in text and ("_ci" in text or "gap_ci" in text), f  # numbers with intervals and counts
+            intervals = "_ci" in text or ("\"low\"" in text and "\"high\"" in text)
+            assert "reviews" in text and intervals, f  # numbers with intervals and counts
 
 
 def test_cli_diagnose_json_and_bad_input(tmp_path, capsys):

@@ -27,6 +27,7 @@ from . import (
     cards,
     data,
     decks,
+    desired_retention,
     hard_misuse,
     health,
     own_presets,
@@ -66,6 +67,7 @@ FINDINGS: tuple[Check, ...] = (
         hard_misuse.check,
         again_misuse.check,  # after hard-misuse: a Hard problem explains a gap after Again
         retention.check,
+        desired_retention.check,  # where a desired retention can be trusted
         parameters_oos.check,  # trains: its comparison joins the pooled ones of the standing
         parameters_defaults.check,  # the presets the out-of-sample test did not judge
     ),

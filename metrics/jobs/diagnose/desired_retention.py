@@ -1,0 +1,68 @@
+"""Finding "desired-retention": for candidate desired retentions (0.70 to 0.97), is FSRS calibrated where that
+retention would put its predictions? The preset's own reviews predicted near each candidate (score/
+near_retention.py), and the range of candidates it can be trusted at, around the preset's desired retention."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from ...explain import desired as words
+from ...explain import formatting as fmt
+from ...score.near_retention import MIN_REVIEWS as MIN_NEAR
+from ...score.near_retention import Calibration, Candidate, near_retention, trusted_range
+from .context import Context, PresetPart
+from .finding import MIN_REVIEWS, Finding, Verdict, too_few
+from .retention import DEFAULT_RETENTION
+
+ID = "desired-retention"
+
+
+def check(ctx: Context, part: PresetPart) -> list[Finding]:
+    """Return the desired-retention finding of one preset."""
+    if not ctx.enough:
+        return [too_few(ID, part.scope, part.reviews, MIN_REVIEWS)]
+    s = ctx.scored
+    found = near_retention(s.p[part.mask], s.y[part.mask])
+    info = part.info
+    desired = float(info.desired_retention) if info is not None and info.desired_retention else DEFAULT_RETENTION
+    trusted = trusted_range(found, around=desired)
+    evidence: dict[str, Any] = {
+        "reviews": part.reviews,
+        "desired": desired,
+        "candidates": [_json(c) for c in found],
+        "trusted_range": list(trusted) if trusted else None,
+    }
+    judged = [c for c in found if c.verdict is not Calibration.NOT_ENOUGH_DATA]
+    if not judged:
+        said = words.TOO_FEW.fill(reviews=fmt.count(part.reviews), needed=MIN_NEAR)
+        return [Finding.of(ID, Verdict.NOT_ENOUGH_DATA, part.scope, said, evidence)]
+    off = [c for c in judged if c.verdict is Calibration.OFF]
+    count = len(found)
+    if not off:
+        said = words.CALIBRATED.fill(tested=_range(judged), count=count)
+        return [Finding.of(ID, Verdict.OK, part.scope, said, evidence)]
+    places = "; ".join(_off_at(c) for c in off)
+    range_words = words.TRUSTED.format(low=_pct(trusted[0]), high=_pct(trusted[1])) if trusted else words.NOT_TRUSTED
+    said = words.OFF.fill(off=places, trusted=range_words, count=count)
+    affected = sum(c.reviews for c in off)
+    return [Finding.of(ID, Verdict.SUGGESTION, part.scope, said, evidence, affected=affected)]
+
+
+def _json(c: Candidate) -> dict[str, Any]:
+    out = asdict(c)
+    out["verdict"] = str(c.verdict)
+    return {k: (None if isinstance(v, float) and v != v else v) for k, v in out.items()}  # NaN → null
+
+
+def _pct(r: float) -> str:
+    return f"{r * 100:.0f}%"
+
+
+def _range(judged: list[Candidate]) -> str:
+    low, high = judged[0].retention, judged[-1].retention
+    return _pct(low) if low == high else f"{_pct(low)} to {_pct(high)}"
+
+
+def _off_at(c: Candidate) -> str:
+    return words.OFF_AT.format(retention=_pct(c.retention), gap=fmt.points(c.gap, True), reviews=fmt.count(c.reviews))
