@@ -210,7 +210,7 @@ def test_every_finding_has_the_promised_shape(tmp_path):
         assert f.verdict == "ok" or f.verdict == "not-enough-data" or f.action, f
         if f.verdict in ("problem", "suggestion") and f.id not in ("anki-health-check", "parameters"):
             text = json.dumps(f.evidence)
-            intervals = "_ci" in text or ("\"low\"" in text and "\"high\"" in text)
+            intervals = "_ci" in text or ('"low"' in text and '"high"' in text)
             assert "reviews" in text and intervals, f  # numbers with intervals and counts
 
 
