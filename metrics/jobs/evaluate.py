@@ -17,6 +17,7 @@ from ..reviews.presets import card_presets
 from ..reviews.revlog import Reviews, build_reviews, finish_reviews, run_starts, stable_order
 from ..score.binning import FeatureBin, bin_keys, breakdown, rmse_bins
 from ..score.calibration import Calibration, calibration_table
+from ..score.over_time import MonthScores, by_month
 from ..score.scores import auc, log_loss, recency_weights
 from .options import BINNINGS, DEFAULT_OPTIONS, Options
 
@@ -89,6 +90,7 @@ class Evaluation:
     notes: list[str] = field(default_factory=list)
     scored: Scored | None = None
     by_feature: dict[str, list[FeatureBin]] = field(default_factory=dict)  # interval, reviews, lapses
+    over_time: list[MonthScores] = field(default_factory=list)  # per calendar month (collections only)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON object of the CLI's --json (arrays left out)."""
@@ -113,6 +115,7 @@ class Evaluation:
             ],
             params=[asdict(p) for p in self.params],
             by_feature={k: [asdict(b) for b in v] for k, v in self.by_feature.items()},
+            over_time=[asdict(m) for m in self.over_time],
             notes=list(self.notes),
         )
         return out
@@ -161,6 +164,9 @@ def evaluate(
     """
     (scored, card), sources, notes = _predict_collection(data, options, should_stop)
     ev = _summarize(scored, card, options, data.deck_names, sources, notes, should_stop)
+    # by calendar month of the review (a revlog id is its time in ms): predicted against measured over time
+    months = by_month(scored.revlog_id, scored.p, scored.y, scored.weight, scored.bin_key)
+    ev = replace(ev, over_time=months)
     preset_names = {pid: p.name for pid, p in data.presets.items()}
     ev.decks[:] = [replace(d, preset=preset_names.get(data.deck_preset.get(d.deck_id, -1), "")) for d in ev.decks]
     return ev

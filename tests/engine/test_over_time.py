@@ -50,3 +50,34 @@ def test_a_month_without_reviews_is_left_out():
     when = np.array([ms(2026, 1, 5), ms(2026, 3, 5)])
     months = by_month(when, np.array([0.9, 0.8]), np.array([1.0, 0.0]), np.ones(2), np.zeros(2, dtype=int), dt.UTC)
     assert [m.month for m in months] == ["2026-01", "2026-03"]
+
+
+def test_evaluate_json_over_time_on_a_collection(mixed_collection, capsys):
+    """`evaluate --json` "over_time": the months of the scored reviews (local time), adding up to the total,
+    each month's log loss as scikit-learn computes it on that month's reviews."""
+    import json
+
+    from anki.collection import Collection
+
+    from fsrs_calibration.cli.commands import main
+    from fsrs_calibration.metrics.jobs.evaluate import evaluate
+    from fsrs_calibration.metrics.read.collection import read_collection
+
+    assert main(["evaluate", mixed_collection["path"], "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    months = out["over_time"]
+    assert sum(m["reviews"] for m in months) == out["reviews"] and len(months) > 1
+    assert [m["month"] for m in months] == sorted(m["month"] for m in months)
+    col = Collection(mixed_collection["path"])
+    try:
+        s = evaluate(read_collection(col, None)).scored
+    finally:
+        col.close(downgrade=False)
+    label = np.array([dt.datetime.fromtimestamp(int(i) / 1000).strftime("%Y-%m") for i in s.revlog_id])
+    for m in months:
+        at = label == m["month"]
+        assert int(at.sum()) == m["reviews"]
+        assert m["log_loss"] == pytest.approx(sk_log_loss(s.y[at], s.p[at], labels=[0, 1]), rel=1e-9)
+        assert m["measured"] == pytest.approx(float(s.y[at].mean())) and m["predicted"] == pytest.approx(
+            float(s.p[at].mean())
+        )
