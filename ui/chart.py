@@ -289,6 +289,7 @@ def paint_feature(
         "interval": "Interval (days since the previous review)",
         "reviews": "Reviews of the card so far",
         "lapses": "Lapses of the card so far",
+        "month": "Month",
     }.get(feature, feature)
     plot.x_title(painter, axis)
     plot.y_title(painter, rect, "Recall")

@@ -14,6 +14,7 @@ from .views import Views
 from .views.compare import CompareView
 from .views.decks import DecksView
 from .views.export import ExportView
+from .views.over_time import OverTimeView
 from .views.report import ReportView
 from .views.results import ResultsView
 from .views.whattodo import WhatToDoView
@@ -65,6 +66,7 @@ def _makers(d: CalibrationDialog) -> dict[str, tuple[str, Callable[[], Any]]]:
         "whattodo": (WhatToDoView.title, lambda: WhatToDoView(d.run_diagnosis, d.act)),
         "results": (ResultsView.title, ResultsView),
         "where": (WhereView.title, WhereView),
+        "over_time": (OverTimeView.title, OverTimeView),
         "decks": (DecksView.title, lambda: DecksView(d._open_deck)),
         "compare": (CompareView.title, lambda: CompareView(d.run_compare)),
         "export": (ExportView.title, lambda: ExportView(d.prepare_export, d.exporting.ask_where)),
