@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..explain import formatting as fmt
 from .binning import FeatureBin
 from .intervals import wilson
 
@@ -35,18 +34,6 @@ class BinError:
         """Return predicted minus measured recall (positive: FSRS overestimates recall)."""
         return self.predicted - self.measured
 
-    def where_text(self) -> str:
-        """Return the bin in words, e.g. "on cards with 3–4 lapses" or "on reviews 12 days after the previous"."""
-        span = f"{self.lowest}" if self.lowest == self.highest else f"{self.lowest}–{self.highest}"
-        plural = not (self.lowest == self.highest == 1)
-        if self.feature == "interval":
-            return f"on reviews {span} day{'s' if plural else ''} after the previous one"
-        if self.feature == "reviews":
-            return f"on cards reviewed {span} time{'s' if plural else ''} before"
-        if self.feature == "lapses":
-            return f"on cards with {span} lapse{'s' if plural else ''}"
-        return f"where {self.feature} is {span}"
-
 
 def bin_errors(rows: list[FeatureBin], min_reviews: int = MIN_REVIEWS) -> list[BinError]:
     """Return each bin's errors with the measured recall's 95% interval."""
@@ -67,19 +54,3 @@ def largest_error(by_feature: dict[str, list[FeatureBin]], min_reviews: int = MI
     """Return the bin, over every feature, with the largest miscalibration beyond chance (None if none)."""
     candidates = [b for rows in by_feature.values() for b in bin_errors(rows, min_reviews) if b.beyond_chance]
     return max(candidates, key=lambda b: (abs(b.error), b.count), default=None)
-
-
-def summary(by_feature: dict[str, list[FeatureBin]], min_reviews: int = MIN_REVIEWS) -> str:
-    """Return one sentence on the largest well-supported miscalibration, or that there is none."""
-    worst = largest_error(by_feature, min_reviews)
-    if worst is None:
-        return (
-            f"No group of at least {min_reviews:,} reviews is off beyond chance: where FSRS errs, "
-            "the data cannot tell it from noise."
-        )
-    way = "overestimates" if worst.error > 0 else "underestimates"
-    return (
-        f"FSRS {way} recall by {fmt.points(abs(worst.error))} {worst.where_text()} "
-        f"(predicted {fmt.percent(worst.predicted)}, measured {fmt.percent(worst.measured)}, "
-        f"95% interval {fmt.interval(worst.ci_low, worst.ci_high, 'percent')}; {fmt.count(worst.count)} reviews)."
-    )

@@ -9,9 +9,10 @@ import pytest
 
 from fsrs_calibration.metrics.explain import formatting as fmt
 from fsrs_calibration.metrics.explain.advice import Score, advise, auc_interval, auc_verdict
+from fsrs_calibration.metrics.explain.where import summary as where_summary
 from fsrs_calibration.metrics.score.binning import FeatureBin
 from fsrs_calibration.metrics.score.intervals import wilson
-from fsrs_calibration.metrics.score.where import bin_errors, largest_error, summary
+from fsrs_calibration.metrics.score.where import MIN_REVIEWS, bin_errors, largest_error
 
 
 def score(name, ll, half=0.004, auc=0.72, reviews=20_000, remembered=18_000):
@@ -101,7 +102,7 @@ def test_where_summary_names_the_largest_well_supported_error():
     rows = _bins([(0, 0, 5000, 0.90, 0.90), (1, 1, 1204, 0.88, 0.82), (5, 5, 40, 0.9, 0.3)])
     worst = largest_error({"lapses": rows})
     assert worst is not None and worst.lowest == 1 and worst.count == 1204
-    text = summary({"lapses": rows})
+    text = where_summary(largest_error({"lapses": rows}), MIN_REVIEWS)
     assert text.startswith("FSRS overestimates recall by 6.0 pp on cards with 1 lapse")
     assert "1,204 reviews" in text
     errors = bin_errors(rows)
@@ -111,7 +112,8 @@ def test_where_summary_names_the_largest_well_supported_error():
 
 def test_where_summary_says_when_the_data_cannot_tell():
     rows = _bins([(0, 0, 300, 0.90, 0.89), (1, 1, 99, 0.9, 0.2)])
-    assert summary({"lapses": rows}).startswith("No group of at least 100 reviews is off beyond chance")
+    text = where_summary(largest_error({"lapses": rows}), MIN_REVIEWS)
+    assert text.startswith("No group of at least 100 reviews is off beyond chance")
 
 
 def test_wilson_matches_the_calibration_tables_interval():

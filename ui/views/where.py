@@ -51,10 +51,11 @@ class WhereView(View):
         page(self, inner, 480, 330)
 
     def show_evaluation(self, ev: Any) -> None:
-        from ...metrics.score.where import MIN_REVIEWS, summary
+        from ...metrics.explain.where import summary
+        from ...metrics.score.where import MIN_REVIEWS, largest_error
 
         self.evaluation = ev
-        self.summary.setText(summary(ev.by_feature))
+        self.summary.setText(summary(largest_error(ev.by_feature), MIN_REVIEWS))
         self.summary.setToolTip(
             tooltip(
                 f"Bins with fewer than {MIN_REVIEWS:,} reviews are marked and never summarised; a bin is off "

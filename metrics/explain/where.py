@@ -1,0 +1,39 @@
+"""The sentence of "Where the error is": the largest miscalibration beyond chance, in words."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import formatting as fmt
+
+if TYPE_CHECKING:
+    from ..score.where import BinError
+
+
+def where_text(b: BinError) -> str:
+    """Return the bin in words, e.g. "on cards with 3–4 lapses" or "on reviews 12 days after the previous"."""
+    span = f"{b.lowest}" if b.lowest == b.highest else f"{b.lowest}–{b.highest}"
+    plural = not (b.lowest == b.highest == 1)
+    if b.feature == "interval":
+        return f"on reviews {span} day{'s' if plural else ''} after the previous one"
+    if b.feature == "reviews":
+        return f"on cards reviewed {span} time{'s' if plural else ''} before"
+    if b.feature == "lapses":
+        return f"on cards with {span} lapse{'s' if plural else ''}"
+    return f"where {b.feature} is {span}"
+
+
+def summary(worst: BinError | None, min_reviews: int) -> str:
+    """Return one sentence on the largest well-supported miscalibration (score/where.py largest_error), or
+    that there is none."""
+    if worst is None:
+        return (
+            f"No group of at least {min_reviews:,} reviews is off beyond chance: where FSRS errs, "
+            "the data cannot tell it from noise."
+        )
+    way = "overestimates" if worst.error > 0 else "underestimates"
+    return (
+        f"FSRS {way} recall by {fmt.points(abs(worst.error))} {where_text(worst)} "
+        f"(predicted {fmt.percent(worst.predicted)}, measured {fmt.percent(worst.measured)}, "
+        f"95% interval {fmt.interval(worst.ci_low, worst.ci_high, 'percent')}; {fmt.count(worst.count)} reviews)."
+    )
