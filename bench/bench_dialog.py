@@ -4,8 +4,9 @@ Starts Anki (offscreen, pinned aqt, throwaway base folder) on the benchmark coll
 add-on installed; a driver add-on clicks the menu entry and measures the time until the dialog
 shows results, and the longest stretch the main thread's event loop went without running a 10 ms
 timer (how long the window was frozen). Each run is a fresh Anki start, so the revlog is read cold.
-Then (unless --no-diagnosis) it clicks "What to do"'s run button and measures the same two figures for
-the diagnosis (Anki's health checks and the out-of-sample trainings run in the background).
+Then (unless --no-diagnosis) it times the diagnosis that the dialog starts on its own once the results are
+shown (auto_diagnose; or clicks "What to do"'s button when that is off), with the same two figures (Anki's
+health checks and the out-of-sample trainings run in the background).
 """
 
 from __future__ import annotations
