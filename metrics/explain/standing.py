@@ -24,6 +24,11 @@ def band_label(low: int, high: int | None) -> str:
     return f"fewer than {k(high)} reviews" if low == 0 else f"{k(low)}–{k(high)} reviews"
 
 
+def band_text(s: Standing) -> str:
+    """Return the standing's band in words ("" without one)."""
+    return band_label(*s.band) if s.band else ""
+
+
 def source(s: Standing) -> str:
     """Return where the comparison comes from ("FSRS benchmark, FSRS-5 results of January 2025 (…)")."""
     return f"FSRS benchmark, {s.model} results of {_month(s.date)} ({s.repository})"
@@ -39,7 +44,7 @@ def sentence(s: Standing) -> str:
             "Neither RMSE (bins) nor log loss could be computed for you, so there is nothing to compare with the "
             f"benchmark. {cited}"
         )
-    group = f"the benchmark's {fmt.count(s.users)} learners with {s.band}"
+    group = f"the benchmark's {fmt.count(s.users)} learners with {band_text(s)}"
     parts = [_by_rmse(s, group), _by_log_loss(s, "them" if s.rmse_beats is not None else group)]
     if s.auc is not None and s.auc_beats is not None:
         parts.append(

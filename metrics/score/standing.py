@@ -18,8 +18,6 @@ from bisect import bisect_left, bisect_right
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
-from ..explain import standing as words
-from ..explain.standing import band_label
 from . import benchmark_table
 
 MIN_REVIEWS = 1000  # below this, a learner's own scores are too noisy to place precisely
@@ -63,7 +61,7 @@ class Standing:
     """A learner's percentiles among the benchmark's learners of the same band of reviews, and its source."""
 
     reviews: int
-    band: str  # "5k–20k reviews"; "" when there is no band (no reviews)
+    band: tuple[int, int | None] | None  # the band's edges in reviews (None: no band, no reviews)
     users: int  # benchmark users in the band
     rmse_bins: float
     log_loss: float
@@ -84,17 +82,9 @@ class Standing:
         """Return whether the learner's own scores rest on too few reviews to place them precisely."""
         return self.reviews < MIN_REVIEWS
 
-    def source(self) -> str:
-        """Return where the comparison comes from ("FSRS benchmark, FSRS-5 results of January 2025 (…)")."""
-        return words.source(self)
-
-    def sentence(self) -> str:
-        """Return the standing in plain words (explain/standing.py)."""
-        return words.sentence(self)
-
     def to_dict(self) -> dict[str, Any]:
-        """Return the fields, the sentence and the source as plain data (for JSON)."""
-        return {**asdict(self), "sentence": self.sentence(), "source": self.source()}
+        """Return the fields as plain data (the band as its edges)."""
+        return asdict(self)
 
 
 def _median(quantiles: tuple[float, ...], step: int) -> float | None:
@@ -144,7 +134,7 @@ def standing(
     users, auc_users = (t.USERS[i], t.AUC_USERS[i]) if i >= 0 else (0, 0)
     return Standing(
         reviews=reviews,
-        band=band_label(*t.BANDS[i]) if i >= 0 else "",
+        band=t.BANDS[i] if i >= 0 else None,
         users=users,
         rmse_bins=rmse,
         log_loss=ll,

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from fsrs_calibration.metrics.explain import standing as words
 from fsrs_calibration.metrics.score import benchmark_table as shipped
 from fsrs_calibration.metrics.score import standing as st
 
@@ -258,11 +259,11 @@ def test_percentiles_on_the_shipped_table_are_monotone() -> None:
 
 
 def test_bands_and_their_edges() -> None:
-    assert st.standing(1, 0.3, 0.05).band == "fewer than 2k reviews"
-    assert st.standing(1999, 0.3, 0.05).band == "fewer than 2k reviews"
-    assert st.standing(2000, 0.3, 0.05).band == "2k–5k reviews"
-    assert st.standing(19999, 0.3, 0.05).band == "5k–20k reviews"
-    assert st.standing(100000, 0.3, 0.05).band == "100k+ reviews"
+    assert words.band_text(st.standing(1, 0.3, 0.05)) == "fewer than 2k reviews"
+    assert words.band_text(st.standing(1999, 0.3, 0.05)) == "fewer than 2k reviews"
+    assert words.band_text(st.standing(2000, 0.3, 0.05)) == "2k–5k reviews"
+    assert words.band_text(st.standing(19999, 0.3, 0.05)) == "5k–20k reviews"
+    assert words.band_text(st.standing(100000, 0.3, 0.05)) == "100k+ reviews"
     assert st.standing(10**9, 0.3, 0.05).users == shipped.USERS[-1]
     s = st.standing(8000, 0.3, 0.05)
     assert s.users == shipped.USERS[2] and s.rmse_median == shipped.RMSE_BINS[2][50]
@@ -273,19 +274,19 @@ def test_bands_and_their_edges() -> None:
 
 def test_sentence_leads_with_rmse_and_gives_the_log_loss_caveat_and_source() -> None:
     s = st.standing(8000, 0.33, 0.041)
-    text = s.sentence()
+    text = words.sentence(s)
     assert text.startswith(f"By RMSE (bins), FSRS predicts you better than {round(s.rmse_beats or 0)}% of the ")
     assert "learners with 5k–20k reviews" in text and f"{shipped.USERS[2]:,}" in text
     assert text.index("RMSE (bins)") < text.index("log loss")
     assert f"better than {round(s.log_loss_beats or 0)}% of them" in text
     assert "retention" in text and "rough" in text  # the log-loss caveat beside its percentile
-    assert s.source() == "FSRS benchmark, FSRS-5 results of January 2025 (open-spaced-repetition/srs-benchmark)"
-    assert text.endswith(f"Source: {s.source()}.")
+    assert words.source(s) == "FSRS benchmark, FSRS-5 results of January 2025 (open-spaced-repetition/srs-benchmark)"
+    assert text.endswith(f"Source: {words.source(s)}.")
     assert "AUC" not in text  # not given, not said
-    assert "By AUC" in st.standing(8000, 0.33, 0.041, auc=0.75).sentence()
+    assert "By AUC" in words.sentence(st.standing(8000, 0.33, 0.041, auc=0.75))
     assert (s.model, s.date) == ("FSRS-5", "2025-01")
     d = s.to_dict()
-    assert d["sentence"] == text and d["rmse_beats"] == s.rmse_beats and json.dumps(d)
+    assert d["rmse_beats"] == s.rmse_beats and json.dumps(d)
     with pytest.raises(dataclasses.FrozenInstanceError):
         s.users = 1  # type: ignore[misc]
 
@@ -293,33 +294,41 @@ def test_sentence_leads_with_rmse_and_gives_the_log_loss_caveat_and_source() -> 
 def test_below_and_above_every_learner() -> None:
     best = st.standing(8000, 0.0, 0.0, auc=1.0)
     assert best.rmse_beats == best.log_loss_beats == best.auc_beats == 100.0
-    assert "better than all of the benchmark's" in best.sentence() and "%" not in best.sentence().split("—")[0]
+    assert (
+        "better than all of the benchmark's" in words.sentence(best) and "%" not in words.sentence(best).split("—")[0]
+    )
     worst = st.standing(8000, 5.0, 0.9, auc=0.0)
     assert worst.rmse_beats == worst.log_loss_beats == worst.auc_beats == 0.0
-    assert "worse than all of the benchmark's" in worst.sentence() and "worse than all of them" in worst.sentence()
+    assert "worse than all of the benchmark's" in words.sentence(worst) and "worse than all of them" in words.sentence(
+        worst
+    )
     inf = st.standing(8000, math.inf, 0.05)
     assert inf.log_loss_beats == 0.0
     # tying the best or worst learner is not "all" or "none"
     q = shipped.RMSE_BINS[2]
     top, bottom = st.standing(8000, 0.3, q[0]), st.standing(8000, 0.3, q[-1])
     assert 99 < (top.rmse_beats or 0) < 100 and 0 < (bottom.rmse_beats or 0) < 1
-    assert "better than more than 99% of" in top.sentence() and "better than fewer than 1% of" in bottom.sentence()
+    assert "better than more than 99% of" in words.sentence(top) and "better than fewer than 1% of" in words.sentence(
+        bottom
+    )
 
 
 def test_nan_zero_reviews_and_misuse() -> None:
     s = st.standing(8000, NAN, 0.05)
     assert s.log_loss_beats is None and s.rmse_beats is not None
-    assert "log loss could not be computed" in s.sentence() and "By RMSE (bins)" in s.sentence()
+    assert "log loss could not be computed" in words.sentence(s) and "By RMSE (bins)" in words.sentence(s)
     s = st.standing(8000, 0.3, NAN)
-    assert s.rmse_beats is None and "RMSE (bins) could not be computed" in s.sentence()
-    assert "By log loss" in s.sentence()
+    assert s.rmse_beats is None and "RMSE (bins) could not be computed" in words.sentence(s)
+    assert "By log loss" in words.sentence(s)
     s = st.standing(8000, NAN, NAN, auc=NAN)
     assert s.rmse_beats is s.log_loss_beats is s.auc_beats is s.auc is None
-    assert s.sentence().startswith("Neither RMSE (bins) nor log loss could be computed")
+    assert words.sentence(s).startswith("Neither RMSE (bins) nor log loss could be computed")
     s = st.standing(0, 0.3, 0.05)
-    assert (s.band, s.users, s.rmse_beats, s.log_loss_beats) == ("", 0, None, None)
-    assert s.sentence().startswith("No reviews were scored out of sample") and "FSRS-5" in s.sentence()
-    assert "noisy" in st.standing(300, 0.3, 0.05).sentence() and "noisy" not in st.standing(3000, 0.3, 0.05).sentence()
+    assert (s.band, s.users, s.rmse_beats, s.log_loss_beats) == (None, 0, None, None)
+    assert words.sentence(s).startswith("No reviews were scored out of sample") and "FSRS-5" in words.sentence(s)
+    assert "noisy" in words.sentence(st.standing(300, 0.3, 0.05)) and "noisy" not in words.sentence(
+        st.standing(3000, 0.3, 0.05)
+    )
     for bad in ((-1, 0.3, 0.05), (10, -0.1, 0.05), (10, 0.3, -0.01)):
         with pytest.raises(ValueError):
             st.standing(*bad)

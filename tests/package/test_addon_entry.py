@@ -42,6 +42,15 @@ def test_metrics_is_pure_numpy_and_stdlib():
                 assert name in allowed, f"{path.name} imports {name}"
 
 
+def test_the_maths_never_imports_wording():
+    """models/, reviews/ and score/ return numbers; every sentence lives in explain/ (docs/architecture.md)."""
+    for folder in ("models", "reviews", "score"):
+        for path in (ROOT / "metrics" / folder).glob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and node.level > 0:
+                    assert "explain" not in (node.module or ""), f"metrics/{folder}/{path.name} imports explain"
+
+
 def test_relative_imports_only():
     paths = list(ROOT.glob("*.py")) + [p for folder in ("metrics", "ui", "cli") for p in (ROOT / folder).rglob("*.py")]
     for path in paths:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...explain import findings as words
+from ...explain import standing as standing_words
 from ...score.binning import bin_keys, rmse_bins
 from ...score.intervals import bootstrap_ci
 from ...score.scores import auc, log_loss
@@ -47,5 +48,7 @@ def check(ctx: Context) -> list[Finding]:
         "auc": area,
         **st.to_dict(),
     }
-    why = words.STANDING_WHY.format(source=st.source())
-    return [Finding("benchmark-standing", Verdict.OK, words.COLLECTION, st.sentence(), evidence, "", why)]
+    said = standing_words.sentence(st)
+    evidence.update(band=standing_words.band_text(st), sentence=said, source=standing_words.source(st))
+    why = words.STANDING_WHY.format(source=standing_words.source(st))
+    return [Finding("benchmark-standing", Verdict.OK, words.COLLECTION, said, evidence, "", why)]
