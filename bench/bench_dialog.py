@@ -65,6 +65,8 @@ def main() -> None:
                 "max": round(max(blocks_d) * 1000, 1),
                 "runs": [round(b * 1000, 1) for b in blocks_d],
             },
+            "diagnosis_blocks_over_30ms": [r["diagnosis_gaps_ms"] for r in runs],
+            "evaluation_blocks_over_30ms": [r["gaps_ms"] for r in runs],
         }
     print(
         json.dumps(

@@ -191,8 +191,8 @@ class CalibrationDialog(QDialog):
         def success(done: operations.Done) -> None:
             self._ended()
             self.show_evaluation(self._keep(req, done), scope, keep_tab=then is not None)
-            if then is not None:
-                then()
+            if then is not None:  # in the next turn: the results are painted first
+                QTimer.singleShot(NEXT_TURN_MS, then)
 
         self.runner.start(operations.evaluate(req, success, self._failed))
 

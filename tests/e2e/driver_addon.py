@@ -141,7 +141,7 @@ def wait_until(ready, then, deadline: float, name: str) -> None:
 def settled() -> bool:
     """Return True when the dialog is open and done (results or a message)."""
     dialog = find_dialog()
-    if dialog is None or dialog.running:
+    if dialog is None or dialog.running or dialog.whattodo.building:
         return False
     return dialog.evaluation is not None or dialog.message != ""
 

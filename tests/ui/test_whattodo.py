@@ -34,6 +34,7 @@ def _opened(qtbot, col, config):
 def test_opening_evaluates_then_diagnoses_without_a_second_click(qtbot, col):
     dialog = _opened(qtbot, col, {"auto_diagnose": True})
     qtbot.waitUntil(lambda: dialog.diagnosis is not None and not dialog.running, timeout=120_000)
+    qtbot.waitUntil(lambda: not dialog.whattodo.building, timeout=10_000)  # a few cards per turn
     assert dialog.evaluation is not None and dialog.tabs.currentWidget() is dialog.whattodo
     findings = dialog.diagnosis.findings
     acting = [f for f in findings if f.verdict in ("problem", "suggestion")]
@@ -65,6 +66,7 @@ def test_each_button_carries_out_its_action(qtbot, col):
     view = WhatToDoView(lambda: None, done.append)
     qtbot.addWidget(view)
     view.show_diagnosis(dialog.diagnosis)
+    qtbot.waitUntil(lambda: not view.building, timeout=10_000)
     want = []
     for card in view.cards:
         for button, action in zip(card.buttons, card.finding.actions, strict=True):

@@ -31,8 +31,14 @@ class Tabs(QTabWidget):
 class Views:
     """The tabs' views by name, in tab order, built from `makers` (name -> (title, make)); `first` at once."""
 
-    def __init__(self, makers: dict[str, tuple[str, Callable[[], View]]], first: tuple[str, ...]) -> None:
+    def __init__(
+        self,
+        makers: dict[str, tuple[str, Callable[[], View]]],
+        first: tuple[str, ...],
+        on_demand: tuple[str, ...] = (),
+    ) -> None:
         self.makers = makers
+        self.on_demand = on_demand  # built only when needed (its tab shown): too heavy for one turn
         self.tabs = Tabs()
         self.tabs.setUsesScrollButtons(True)
         self.built: dict[str, View] = {name: makers[name][1]() for name in first}
@@ -47,7 +53,13 @@ class Views:
                 page = self._pages[name] = QWidget()
                 QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
             self.tabs.addTab(view or self._pages[name], title)
+        self.tabs.currentChanged.connect(self._tab_shown)
         QTimer.singleShot(NEXT_TURN_MS, self._build_next)
+
+    def _tab_shown(self, index: int) -> None:
+        for name, page in self._pages.items():
+            if self.tabs.widget(index) is page and name not in self.built:
+                self._build(name)
 
     def get(self, name: str) -> View:
         """Return the view `name`, built now if it was not yet."""
@@ -73,7 +85,7 @@ class Views:
         return view
 
     def _build_next(self) -> None:
-        waiting = [name for name in self.makers if name not in self.built]
+        waiting = [name for name in self.makers if name not in self.built and name not in self.on_demand]
         if waiting:
             self._build(waiting[0])
         if len(waiting) > 1:

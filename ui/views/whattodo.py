@@ -6,13 +6,15 @@ import html
 from collections.abc import Callable
 from typing import Any
 
-from aqt.qt import QFrame, QHBoxLayout, QLabel, QPushButton, Qt, QToolButton, QVBoxLayout, QWidget
+from aqt.qt import QFrame, QHBoxLayout, QLabel, QPushButton, Qt, QTimer, QToolButton, QVBoxLayout, QWidget
 
 from ...metrics.explain import counts
 from ...metrics.explain import findings as words
 from ..anki_screens import ACTION_LABELS
 from ..widgets import View, scrolling, tooltip
 
+CARDS_PER_TURN = 4  # cards added per turn of the event loop
+NEXT_TURN_MS = 1
 HINT = "Checks button use, retention, decks, cards and parameters; runs Anki's own health check too."
 
 HELP = (
@@ -72,6 +74,11 @@ class FindingCard(QFrame):
             row.addStretch(1)
             layout.addLayout(row)
 
+    def set_enabled(self, enabled: bool) -> None:
+        """Enable the action buttons (disabled while a job runs)."""
+        for button in self.buttons:
+            button.setEnabled(enabled)
+
 
 def _action_tip(action: dict[str, Any]) -> str:
     if action.get("kind") == "deck-options":
@@ -121,6 +128,8 @@ class WhatToDoView(View):
         super().__init__(parent)
         self.diagnosis: Any = None
         self.act = act
+        self._waiting: list[Any] = []  # findings whose cards are still to be added
+        self._running = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         row = QHBoxLayout()
@@ -151,10 +160,8 @@ class WhatToDoView(View):
         findings = diagnosis.findings
         acting = [f for f in findings if f.verdict in ("problem", "suggestion")]
         since = [f for f in findings if f.id == "since-last" and f not in acting]  # what changed: always shown
-        for i, finding in enumerate(acting + since):
-            card = FindingCard(finding, self.act)
-            self.list.insertWidget(i, card)
-            self.cards.append(card)
+        self._waiting = acting + since
+        self._add_cards()
         passed = [f for f in findings if f.verdict == "ok" and f not in since]
         undecided = [f for f in findings if f.verdict == "not-enough-data" and f not in since]
         self.passed.fill(counts.checks_passed(len(passed)), passed)
@@ -164,6 +171,23 @@ class WhatToDoView(View):
             parts.append(counts.not_enough_data(len(undecided)))
         self.counts.setText(" · ".join(parts) + f", from {diagnosis.reviews:,} reviews.")
 
+    @property
+    def building(self) -> bool:
+        """Return whether cards are still being added (a few per turn of the event loop)."""
+        return bool(self._waiting)
+
+    def _add_cards(self) -> None:
+        """Add the next few cards, and the others in the next turns: 28 at once froze Anki's window for
+        143 ms (bench_dialog, 500k reviews)."""
+        batch, self._waiting = self._waiting[:CARDS_PER_TURN], self._waiting[CARDS_PER_TURN:]
+        for finding in batch:
+            card = FindingCard(finding, self.act)
+            card.set_enabled(not self._running)
+            self.list.insertWidget(len(self.cards), card)
+            self.cards.append(card)
+        if self._waiting:
+            QTimer.singleShot(NEXT_TURN_MS, self._add_cards)
+
     def plain_text(self) -> str:
         """Return every finding shown (the folded ones too) as plain text."""
         if self.diagnosis is None:
@@ -171,16 +195,17 @@ class WhatToDoView(View):
         return "\n\n".join(_plain(f) for f in self.diagnosis.findings)
 
     def _remove_cards(self) -> None:
+        self._waiting = []
         for card in self.cards:
             card.setParent(None)
             card.deleteLater()
         self.cards = []
 
     def set_running(self, running: bool) -> None:
+        self._running = running
         self.button.setEnabled(not running)
         for card in self.cards:
-            for button in card.buttons:
-                button.setEnabled(not running)
+            card.set_enabled(not running)
 
     def clear(self, text: str) -> None:
         self.diagnosis = None
