@@ -57,10 +57,12 @@ def test_evaluate_json_over_time_on_a_collection(mixed_collection, capsys):
     each month's log loss as scikit-learn computes it on that month's reviews."""
     import json
 
+    from anki.buildinfo import version
     from anki.collection import Collection
 
     from fsrs_calibration.cli.commands import main
     from fsrs_calibration.metrics.jobs.evaluate import evaluate
+    from fsrs_calibration.metrics.jobs.options import Options, short_term_floor_rating
     from fsrs_calibration.metrics.read.collection import read_collection
 
     assert main(["evaluate", mixed_collection["path"], "--json"]) == 0
@@ -70,7 +72,9 @@ def test_evaluate_json_over_time_on_a_collection(mixed_collection, capsys):
     assert [m["month"] for m in months] == sorted(m["month"] for m in months)
     col = Collection(mixed_collection["path"])
     try:
-        s = evaluate(read_collection(col, None)).scored
+        # the same-day rule of the installed Anki, as the command line uses
+        options = Options(short_term_floor_rating=short_term_floor_rating(version))
+        s = evaluate(read_collection(col, None), options).scored
     finally:
         col.close(downgrade=False)
     label = np.array([dt.datetime.fromtimestamp(int(i) / 1000).strftime("%Y-%m") for i in s.revlog_id])
