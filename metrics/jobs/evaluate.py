@@ -19,6 +19,7 @@ from ..score.binning import FeatureBin, bin_keys, breakdown, rmse_bins
 from ..score.calibration import Calibration, calibration_table
 from ..score.over_time import MonthScores, by_month
 from ..score.scores import auc, log_loss, recency_weights
+from ..score.where import BinError, bin_errors, largest_error
 from .options import BINNINGS, DEFAULT_OPTIONS, Options
 
 NO_REVIEWS = (
@@ -91,6 +92,8 @@ class Evaluation:
     scored: Scored | None = None
     by_feature: dict[str, list[FeatureBin]] = field(default_factory=dict)  # interval, reviews, lapses
     over_time: list[MonthScores] = field(default_factory=list)  # per calendar month (collections only)
+    where: dict[str, list[BinError]] = field(default_factory=dict)  # by_feature's bins with their intervals
+    where_worst: BinError | None = None  # the largest miscalibration beyond chance (None: none)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON object of the CLI's --json (arrays left out)."""
@@ -353,6 +356,7 @@ def _summarize(
         name = deck_names.get(int(did), f"(deck {did})")
         deck_scores.append(DeckScores(int(did), name, s, calibration_table(p[idx], y[idx])))
     deck_scores.sort(key=lambda d: d.name.lower())
+    by_feature = breakdown(delta_t, n_rev, n_lapse, p, y, BINNINGS[options.binning])
     return Evaluation(
         overall=overall,
         calibration=calibration_table(p, y),
@@ -361,7 +365,9 @@ def _summarize(
         options=options,
         notes=notes,
         scored=scored,
-        by_feature=breakdown(delta_t, n_rev, n_lapse, p, y, BINNINGS[options.binning]),
+        by_feature=by_feature,
+        where={name: bin_errors(rows) for name, rows in by_feature.items()},
+        where_worst=largest_error(by_feature),
     )
 
 

@@ -52,10 +52,10 @@ class WhereView(View):
 
     def show_evaluation(self, ev: Any) -> None:
         from ...metrics.explain.where import summary
-        from ...metrics.score.where import MIN_REVIEWS, largest_error
+        from ...metrics.score.where import MIN_REVIEWS
 
         self.evaluation = ev
-        self.summary.setText(summary(largest_error(ev.by_feature), MIN_REVIEWS))
+        self.summary.setText(summary(ev.where_worst, MIN_REVIEWS))
         self.summary.setToolTip(
             tooltip(
                 f"Bins with fewer than {MIN_REVIEWS:,} reviews are marked and never summarised; a bin is off "
@@ -65,14 +65,12 @@ class WhereView(View):
         self._redraw()
 
     def _redraw(self) -> None:
-        from ...metrics.score.where import bin_errors
-
         if self.evaluation is None:
             return
         feature = self.feature.currentData()
         rows = self.evaluation.by_feature.get(feature, [])
         self.chart.show_feature(rows, feature)
-        errors = bin_errors(rows)
+        errors = self.evaluation.where.get(feature, [])
         t = self.table
         t.setSortingEnabled(False)
         t.setRowCount(len(errors))
