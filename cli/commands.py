@@ -48,7 +48,7 @@ def progress_printer(args: argparse.Namespace, end: str = "") -> Callable[[str],
 def run_evaluate(args: argparse.Namespace) -> Evaluation:
     """Return the evaluation the `evaluate` subcommand asks for."""
     options = options_from(args, anki_version())
-    data = read_scope(args)
+    data = read_scope(args, with_intervals=True)
     from ..metrics.jobs.evaluate import evaluate
 
     return evaluate(data, options)

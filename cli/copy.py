@@ -85,9 +85,12 @@ def import_engine() -> None:
         importlib.import_module(f"{__package__.rpartition('.')[0]}.{name}")
 
 
-def read_scope(args: argparse.Namespace, with_durations: bool = False, before_read: Any = None) -> CollectionData:
-    """Return the scope of --search/--deck read from a temporary copy of the collection."""
-    with opened_copy(args, before_read, with_durations=with_durations) as (_col, data):
+def read_scope(
+    args: argparse.Namespace, with_durations: bool = False, before_read: Any = None, with_intervals: bool = False
+) -> CollectionData:
+    """Return the scope of --search/--deck read from a temporary copy of the collection (`with_intervals`: the
+    intervals Anki scheduled, for the lateness of each review)."""
+    with opened_copy(args, before_read, with_durations=with_durations, with_intervals=with_intervals) as (_col, data):
         return data
 
 

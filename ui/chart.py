@@ -290,6 +290,8 @@ def paint_feature(
         "reviews": "Reviews of the card so far",
         "lapses": "Lapses of the card so far",
         "month": "Month",
+        "difficulty": "FSRS difficulty of the card at the review (1–10)",
+        "overdue": "Days since the previous review, against the interval Anki scheduled",
     }.get(feature, feature)
     plot.x_title(painter, axis)
     plot.y_title(painter, rect, "Recall")
@@ -381,7 +383,9 @@ def paint_overlay(
 
 def label_of(row: Any) -> str:
     """Return a feature bin's range as text."""
-    return f"{row.lowest}" if row.lowest == row.highest else f"{row.lowest}–{row.highest}"
+    from ..metrics.explain.where import bin_label
+
+    return bin_label(getattr(row, "feature", ""), row.lowest, row.highest)
 
 
 def _clip(v: float) -> float:

@@ -10,6 +10,17 @@ if TYPE_CHECKING:
     from ..score.where import BinError
 
 
+# the lateness bins of "overdue" (score/binning.py overdue_codes)
+OVERDUE_LABELS = {0: "early", 1: "on time", 2: "1.5–3× late", 3: "over 3× late"}
+
+
+def bin_label(feature: str, lowest: int, highest: int) -> str:
+    """Return a bin's range as shown in the chart and the table ("3–4", "on time", "5–6")."""
+    if feature == "overdue":
+        return OVERDUE_LABELS.get(lowest, str(lowest))
+    return f"{lowest}" if lowest == highest else f"{lowest}–{highest}"
+
+
 def where_text(b: BinError) -> str:
     """Return the bin in words, e.g. "on cards with 3–4 lapses" or "on reviews 12 days after the previous"."""
     span = f"{b.lowest}" if b.lowest == b.highest else f"{b.lowest}–{b.highest}"
@@ -20,6 +31,11 @@ def where_text(b: BinError) -> str:
         return f"on cards reviewed {span} time{'s' if plural else ''} before"
     if b.feature == "lapses":
         return f"on cards with {span} lapse{'s' if plural else ''}"
+    if b.feature == "difficulty":
+        return f"on cards of FSRS difficulty {span}"
+    if b.feature == "overdue":
+        late = {0: "done early", 1: "done on time", 2: "done 1.5–3× late", 3: "done over 3× late (after a break)"}
+        return f"on reviews {late.get(b.lowest, span)}"
     return f"where {b.feature} is {span}"
 
 

@@ -15,7 +15,7 @@ from ..models.params import to_fsrs6
 from ..read.collection import CollectionData, ignore_before_ms
 from ..reviews.presets import card_presets
 from ..reviews.revlog import Reviews, build_reviews, finish_reviews, run_starts, stable_order
-from ..score.binning import FeatureBin, bin_keys, breakdown, rmse_bins
+from ..score.binning import FeatureBin, bin_keys, breakdown, categories, difficulty_codes, overdue_codes, rmse_bins
 from ..score.calibration import Calibration, calibration_table
 from ..score.over_time import MonthScores, by_month
 from ..score.scores import auc, log_loss, recency_weights
@@ -77,6 +77,8 @@ class Scored:
     deck_id: np.ndarray
     revlog_id: np.ndarray
     bin_key: np.ndarray
+    difficulty: np.ndarray | None = None  # FSRS difficulty before the review (1-10)
+    scheduled: np.ndarray | None = None  # the interval Anki had scheduled, in days (None: not read)
 
 
 @dataclass(frozen=True)
@@ -272,6 +274,7 @@ def _predict_collection(
         data.card_ids,
         data.home_deck,
         should_stop,
+        data.revlog.ivl,
     )
     return scored, sets.sources, sets.notes
 
@@ -284,9 +287,10 @@ def _predict_reviews(
     card_ids: np.ndarray,
     home_deck: np.ndarray,
     should_stop: Callable[[], bool] | None,
+    ivl: np.ndarray | None = None,
 ) -> tuple[Scored, np.ndarray]:
     """Return the scored reviews in time order with FSRS's predictions, and each one's card index into
-    card_ids (shared by collections and datasets)."""
+    card_ids (shared by collections and datasets); with the revlog's `ivl`, each one's scheduled interval."""
     if should_stop is not None and should_stop():
         raise Cancelled()
     if not reviews.scored.any():
@@ -309,6 +313,8 @@ def _predict_reviews(
     y = (reviews.rating[sel] > 1).astype(np.float64)
     delta_t, n_rev, n_lapse = reviews.delta_t[sel], reviews.n_reviews[sel], reviews.n_lapses[sel]
     revlog_id = reviews.revlog_id[sel]
+    difficulty = predicted.difficulty_before[sel] if predicted.difficulty_before is not None else None
+    scheduled = _scheduled(reviews, sel, ivl)
     del reviews, predicted, sel  # the per-entry arrays are no longer needed
     keys = bin_keys(delta_t, n_rev, n_lapse, BINNINGS[options.binning])
     scored = Scored(
@@ -322,8 +328,30 @@ def _predict_reviews(
         deck_id=home_deck[card],
         revlog_id=revlog_id,
         bin_key=keys,
+        difficulty=difficulty,
+        scheduled=scheduled,
     )
     return scored, card
+
+
+def _more_features(scored: Scored) -> dict[str, list[FeatureBin]]:
+    """Return the bins of FSRS difficulty at the review and of lateness (when the scheduled intervals were read)."""
+    out = {}
+    if scored.difficulty is not None:
+        out["difficulty"] = categories("difficulty", difficulty_codes(scored.difficulty), scored.p, scored.y, 1)
+    if scored.scheduled is not None:
+        codes = overdue_codes(scored.delta_t, scored.scheduled)
+        out["overdue"] = categories("overdue", codes, scored.p, scored.y)
+    return out
+
+
+def _scheduled(reviews: Reviews, sel: np.ndarray, ivl: np.ndarray | None) -> np.ndarray | None:
+    """Return the interval Anki had scheduled before each selected (scored, so never first) entry: the
+    `ivl` written by the card's previous kept entry, in days (a learning step's, in seconds, counts as 1)."""
+    if ivl is None or reviews.row is None:
+        return None
+    days = ivl[reviews.row[sel - 1]]
+    return np.where(days > 0, days, 1).astype(np.int64)
 
 
 def _summarize(
@@ -357,6 +385,7 @@ def _summarize(
         deck_scores.append(DeckScores(int(did), name, s, calibration_table(p[idx], y[idx])))
     deck_scores.sort(key=lambda d: d.name.lower())
     by_feature = breakdown(delta_t, n_rev, n_lapse, p, y, BINNINGS[options.binning])
+    by_feature.update(_more_features(scored))
     return Evaluation(
         overall=overall,
         calibration=calibration_table(p, y),

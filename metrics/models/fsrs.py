@@ -18,6 +18,7 @@ class Replay:
     retrievability: np.ndarray  # per entry, R(delta_t, S before the entry)
     stability: np.ndarray  # per card segment, after its last entry
     difficulty: np.ndarray  # per card segment, after its last entry
+    difficulty_before: np.ndarray | None = None  # per entry, D before the entry (NaN on each card's first)
 
 
 def forgetting_curve(t: np.ndarray, s: np.ndarray, decay: np.ndarray | float) -> np.ndarray:
@@ -194,13 +195,14 @@ def replay(
     n = rating.size
     if n == 0:
         empty = np.zeros(0)
-        return Replay(empty, empty, empty)
+        return Replay(empty, empty, empty, empty)
     lay = _layout(first, n)
     g_all = rating[lay.row_of_slot]
     t_all = delta_t[lay.row_of_slot]
     weights = _segment_weights(params, param_index, lay.order)
     n_seg = lay.order.size
     r_rows = np.full(n, np.nan)
+    d_rows = np.full(n, np.nan, dtype=np.float32)
     s_state, d_state = _init_state(weights, g_all[:n_seg])
     for p in range(1, lay.offsets.size - 1):
         if should_stop is not None and p % 16 == 0 and should_stop():
@@ -209,10 +211,12 @@ def replay(
         m = hi - lo
         g = g_all[lo:hi].astype(np.float32)
         t = t_all[lo:hi].astype(np.float32)
+        rows = lay.row_of_slot[lo:hi]
+        d_rows[rows] = d_state[:m]
         r, s_state[:m], d_state[:m] = _step(weights.head(m), s_state[:m], d_state[:m], g, t, short_term_floor_rating)
-        r_rows[lay.row_of_slot[lo:hi]] = r
+        r_rows[rows] = r
     stability = np.empty(n_seg, dtype=np.float32)
     difficulty = np.empty(n_seg, dtype=np.float32)
     stability[lay.order] = s_state
     difficulty[lay.order] = d_state
-    return Replay(retrievability=r_rows, stability=stability, difficulty=difficulty)
+    return Replay(retrievability=r_rows, stability=stability, difficulty=difficulty, difficulty_before=d_rows)

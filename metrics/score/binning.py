@@ -118,3 +118,33 @@ def breakdown(
                 )
         out[name] = rows
     return out
+
+
+# "overdue": elapsed days over the interval Anki had scheduled — early, on time, late, after a break
+OVERDUE_EDGES = (0.9, 1.5, 3.0)
+
+
+def difficulty_codes(difficulty: np.ndarray) -> np.ndarray:
+    """Return each review's difficulty bin: 1 for D in [1, 2), …, 9 for [9, 10] (FSRS keeps D in 1–10)."""
+    return np.clip(np.floor(np.nan_to_num(difficulty, nan=1.0)), 1, 9).astype(np.int64)
+
+
+def overdue_codes(elapsed_days: np.ndarray, scheduled_days: np.ndarray) -> np.ndarray:
+    """Return each review's lateness bin: 0 early (< 0.9× the scheduled interval), 1 on time (0.9–1.5×),
+    2 late (1.5–3×), 3 more than 3× late (after a break)."""
+    ratio = elapsed_days / np.maximum(scheduled_days, 1)
+    return np.searchsorted(np.asarray(OVERDUE_EDGES), ratio, side="right").astype(np.int64)
+
+
+def categories(feature: str, codes: np.ndarray, p: np.ndarray, y: np.ndarray, width: int = 0) -> list[FeatureBin]:
+    """Return a bin per code present (in code order): count, mean prediction, measured recall; a bin spans
+    `code` to `code + width`."""
+    if codes.size == 0:
+        return []
+    count = np.bincount(codes)
+    p_sum, y_sum = np.bincount(codes, weights=p), np.bincount(codes, weights=y)
+    mean_p, mean_y = p_sum / np.maximum(count, 1), y_sum / np.maximum(count, 1)
+    return [
+        FeatureBin(feature, float(k), k, k + width, int(count[k]), float(mean_p[k]), float(mean_y[k]))
+        for k in np.flatnonzero(count).tolist()
+    ]

@@ -7,10 +7,17 @@ from typing import Any
 from aqt.qt import QColor, QLabel, QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ...metrics.explain import formatting as fmt
+from ...metrics.explain.where import bin_label
 from ..chart import ChartWidget
 from ..widgets import NumberItem, View, combo, page, table, tooltip
 
-FEATURES = [("interval", "By interval"), ("reviews", "By number of reviews"), ("lapses", "By number of lapses")]
+FEATURES = [
+    ("interval", "By interval"),
+    ("reviews", "By number of reviews"),
+    ("lapses", "By number of lapses"),
+    ("difficulty", "By FSRS difficulty"),
+    ("overdue", "By lateness (after breaks)"),
+]
 HEADERS = ["Bin", "Reviews", "Predicted", "Measured", "95% interval", "Off by"]
 TIPS = [
     "",
@@ -78,7 +85,7 @@ class WhereView(View):
         muted = QColor(self.palette().color(self.foregroundRole()))
         muted.setAlphaF(0.5)
         for r, e in enumerate(errors):
-            span = f"{e.lowest}" if e.lowest == e.highest else f"{e.lowest}–{e.highest}"
+            span = bin_label(feature, e.lowest, e.highest)
             cells = [
                 QTableWidgetItem(span + unit),
                 NumberItem(e.count, fmt.count(e.count) + ("" if e.enough else "  (too few)")),
