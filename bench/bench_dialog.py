@@ -27,6 +27,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 from harness import install_working_tree, make_base, run_anki  # noqa: E402
 
 
+def _median_of(seconds: list[float]) -> dict:
+    return {"median": round(statistics.median(seconds), 3), "runs": [round(t, 3) for t in seconds]}
+
+
+def _max_ms_of(seconds: list[float]) -> dict:
+    return {"max": round(max(seconds) * 1000, 1), "runs": [round(b * 1000, 1) for b in seconds]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--reviews", type=int, default=500_000)
@@ -57,14 +65,8 @@ def main() -> None:
         times = [r["click_to_diagnosis_s"] for r in runs]
         blocks_d = [r["diagnosis_max_ui_block_s"] for r in runs]
         diagnosis = {
-            "click_to_diagnosis_s": {
-                "median": round(statistics.median(times), 3),
-                "runs": [round(t, 3) for t in times],
-            },
-            "diagnosis_max_ui_thread_block_ms": {
-                "max": round(max(blocks_d) * 1000, 1),
-                "runs": [round(b * 1000, 1) for b in blocks_d],
-            },
+            "click_to_diagnosis_s": _median_of(times),
+            "diagnosis_max_ui_thread_block_ms": _max_ms_of(blocks_d),
             "diagnosis_blocks_over_30ms": [r["diagnosis_gaps_ms"] for r in runs],
             "evaluation_blocks_over_30ms": [r["gaps_ms"] for r in runs],
         }
@@ -73,14 +75,8 @@ def main() -> None:
             {
                 "collection": str(collection),
                 "scored_reviews": runs[0]["reviews"],
-                "click_to_results_s": {
-                    "median": round(statistics.median(clicks), 3),
-                    "runs": [round(c, 3) for c in clicks],
-                },
-                "max_ui_thread_block_ms": {
-                    "max": round(max(blocks) * 1000, 1),
-                    "runs": [round(b * 1000, 1) for b in blocks],
-                },
+                "click_to_results_s": _median_of(clicks),
+                "max_ui_thread_block_ms": _max_ms_of(blocks),
                 **diagnosis,
                 "cpu": os.cpu_count(),
             },

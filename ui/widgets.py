@@ -77,6 +77,12 @@ def table(headers: list[str], tips: list[str] | None = None, stretch: int | None
     return t
 
 
+def set_row(t: QTableWidget, row: int, cells: list[QTableWidgetItem]) -> None:
+    """Put `cells` into row `row` of the table, left to right."""
+    for column, item in enumerate(cells):
+        t.setItem(row, column, item)
+
+
 def fit_rows(t: QTableWidget) -> None:
     """Make the table tall enough to show all its rows without scrolling (it stays at least 3 rows tall)."""
     header = t.horizontalHeader()

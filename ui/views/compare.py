@@ -23,7 +23,7 @@ from aqt.qt import (
 from ...metrics.explain import formatting as fmt
 from ...metrics.explain.names import MODEL_DESCRIPTIONS, MODEL_NAMES, MODEL_SHORT
 from ..chart import MODEL_COLORS, ChartWidget
-from ..widgets import NumberItem, View, combo, fit_rows, page, table, tooltip
+from ..widgets import NumberItem, View, combo, fit_rows, page, set_row, table, tooltip
 
 COMPARE_HELP = (
     "Scores several models on the same reviews: the ones a time-series split tests (every review after the "
@@ -139,8 +139,7 @@ class CompareView(View):
                 NumberItem(m.auc, fmt.auc(m.auc)),
                 NumberItem(worst, fmt.log_loss(worst)),
             ]
-            for c, item in enumerate(cells):
-                t.setItem(row, c, item)
+            set_row(t, row, cells)
         t.setSortingEnabled(True)
         t.sortItems(1)  # best log loss first
         fit_rows(t)

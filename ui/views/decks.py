@@ -8,7 +8,7 @@ from typing import Any
 from aqt.qt import QLabel, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ...metrics.explain import formatting as fmt
-from ..widgets import NumberItem, View, page, table, tooltip
+from ..widgets import NumberItem, View, page, set_row, table, tooltip
 
 HEADERS = ["Deck", "Preset", "Reviews", "Predicted", "Measured", "Log loss", "RMSE (bins)", "AUC"]
 TIPS = [
@@ -62,8 +62,7 @@ class DecksView(View):
                 NumberItem(s.rmse_bins, fmt.rmse(s.rmse_bins)),
                 NumberItem(s.auc, fmt.auc(s.auc)),
             ]
-            for c, item in enumerate(cells):
-                t.setItem(row, c, item)
+            set_row(t, row, cells)
         t.setSortingEnabled(True)
         t.sortItems(REVIEWS_COLUMN, Qt.SortOrder.DescendingOrder)  # the largest decks first
 

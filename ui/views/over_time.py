@@ -9,7 +9,7 @@ from aqt.qt import QLabel, QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ...metrics.explain import formatting as fmt
 from ..chart import ChartWidget
-from ..widgets import NumberItem, View, page, table
+from ..widgets import NumberItem, View, page, set_row, table
 
 HEADERS = ["Month", "Reviews", "Predicted", "Measured", "Log loss", "RMSE (bins)"]
 TIPS = [
@@ -79,8 +79,7 @@ class OverTimeView(View):
                 NumberItem(m.log_loss, fmt.log_loss(m.log_loss)),
                 NumberItem(m.rmse_bins, fmt.rmse(m.rmse_bins)),
             ]
-            for c, item in enumerate(cells):
-                t.setItem(r, c, item)
+            set_row(t, r, cells)
         t.setSortingEnabled(True)
 
     def clear(self, text: str) -> None:
