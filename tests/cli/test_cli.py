@@ -208,7 +208,9 @@ def test_a_failing_engine_import_still_closes_the_copy(mixed_collection, monkeyp
     assert opened[0].path.startswith(str(tmp_path)) and os.listdir(tmp_path) == []
 
 
-def test_compare_of_a_large_collection_trains_first_with_the_arrays_put_aside(mixed_collection, capsys, monkeypatch):
+def test_compare_of_a_large_collection_trains_first_with_the_arrays_put_aside(
+    mixed_collection, capsys, monkeypatch, tmp_path_factory
+):
     """With trainings too large for half the memory budget (a 5M-review collection; here a tiny budget),
     the command trains every fold first, one at a time, with the collection's arrays in its run folder:
     the same comparison, the same models' numbers, nothing left behind."""
@@ -217,6 +219,10 @@ def test_compare_of_a_large_collection_trains_first_with_the_arrays_put_aside(mi
 
     from fsrs_calibration.metrics.jobs import gate
 
+    # a temporary folder of its own: the run folders of other processes (another test run) are not ours
+    scratch = tmp_path_factory.mktemp("scratch")
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    monkeypatch.setattr(tempfile, "tempdir", None)
     path = mixed_collection["path"]
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # progress lines are shown on a terminal only
     code, out, err = run_main(capsys, "compare", path, "--deck", "Six")
@@ -233,7 +239,8 @@ def test_compare_of_a_large_collection_trains_first_with_the_arrays_put_aside(mi
         abs(first["models"]["fsrs-out-of-sample"]["log_loss"] - usual["models"]["fsrs-out-of-sample"]["log_loss"])
         < 0.01
     )
-    assert not glob.glob(os.path.join(tempfile.gettempdir(), "fsrs-calibration-run-*", "collection-arrays.pickle"))
+    assert tempfile.gettempdir() == str(scratch)
+    assert not glob.glob(os.path.join(str(scratch), "fsrs-calibration-run-*", "collection-arrays.pickle"))
 
 
 def test_arrays_put_aside_are_removed_once_read_back_or_on_failure(tmp_path, monkeypatch):

@@ -235,7 +235,9 @@ def test_cli_diagnose_json_and_bad_input(tmp_path, capsys):
     assert sorted(os.listdir(tmp_path)) == ["c.anki2", "c.media"]  # nothing written beside the collection
 
 
-def test_cli_diagnose_of_a_large_collection_runs_the_health_checks_first(tmp_path, capsys, monkeypatch):
+def test_cli_diagnose_of_a_large_collection_runs_the_health_checks_first(
+    tmp_path, tmp_path_factory, capsys, monkeypatch
+):
     """With health checks too large for half the memory budget (a 5M-review collection; here a tiny
     budget), the command runs Anki's health checks first, one at a time, with the collection's arrays put
     aside in its run folder: the same diagnosis, the same health checks, nothing left behind."""
@@ -244,6 +246,10 @@ def test_cli_diagnose_of_a_large_collection_runs_the_health_checks_first(tmp_pat
 
     from fsrs_calibration.metrics.jobs import gate
 
+    # a temporary folder of its own: the run folders of other processes (another test run) are not ours
+    scratch = tmp_path_factory.mktemp("scratch")
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    monkeypatch.setattr(tempfile, "tempdir", None)
     path = build(str(tmp_path / "c.anki2"), 1, hard_share=0.7, cards=300, days=200)
     assert main(["diagnose", path, "--json"]) == 0
     usual = json.loads(capsys.readouterr().out)
@@ -255,5 +261,6 @@ def test_cli_diagnose_of_a_large_collection_runs_the_health_checks_first(tmp_pat
     first = json.loads(capsys.readouterr().out)
     assert usual["anki_health_check"] and first["anki_health_check"] == usual["anki_health_check"]
     assert first == usual
-    assert not glob.glob(os.path.join(tempfile.gettempdir(), "fsrs-calibration-run-*", "collection-arrays.pickle"))
+    assert tempfile.gettempdir() == str(scratch)
+    assert not glob.glob(os.path.join(str(scratch), "fsrs-calibration-run-*", "collection-arrays.pickle"))
     assert sorted(os.listdir(tmp_path)) == ["c.anki2", "c.media"]
