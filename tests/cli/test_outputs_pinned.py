@@ -40,6 +40,19 @@ pytestmark = pytest.mark.skipif(
     _anki_version() != PINNED_ANKI and not REGENERATE, reason=f"the pins were written on Anki {PINNED_ANKI}"
 )
 
+
+@pytest.fixture(autouse=True)
+def _utc(monkeypatch):
+    """The pins were written in UTC: months ("over_time") follow the computer's time zone."""
+    import time
+
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
 EVALUATE_VARIANTS = {
     "evaluate": ["--json"],
     "evaluate-anki-legacy": ["--json", "--weighting", "recency", "--same-day", "keep"],
