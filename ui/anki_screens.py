@@ -1,7 +1,7 @@
 """A finding's actions, carried out through Anki's own screens: Deck Options and the Browser.
 
 The add-on never writes the collection: these open the screen where the learner acts (Optimize, desired
-retention, "Ignore reviews before", suspending or editing cards), with the deck or cards already chosen.
+retention, "Ignore cards reviewed before", suspending or editing cards), with the deck or cards already chosen.
 An action is the JSON object of `diagnose --json` ("kind": "deck-options" | "browse" | "evaluate").
 """
 

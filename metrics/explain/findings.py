@@ -38,6 +38,7 @@ FINDING_TITLES = {
     "again-misuse": "The Again button",
     "retention": "Retention",
     "desired-retention": "Which desired retention to trust",
+    "ignore-before": "Old reviews that mislead",
     "decks": "Decks",
     "cards": "Cards FSRS keeps getting wrong",
     "benchmark-standing": "Among the FSRS benchmark's learners",

@@ -15,7 +15,7 @@ _WHY = (
 HELPED = Words("Since {date} you re-optimized this preset, and it helped: {numbers}.", "", _WHY)
 HURT = Words(
     "Since {date} you re-optimized this preset, and the new parameters predict your later reviews worse: {numbers}.",
-    "Deck Options → (this preset) → FSRS: check 'Ignore reviews before' and optimize again.",
+    "Deck Options → (this preset) → FSRS: check 'Ignore cards reviewed before' and optimize again.",
     _WHY + " The difference's interval lies below zero.",
 )
 LITTLE = Words(

@@ -39,6 +39,10 @@ class Learner:
     early_share: float = 0.0  # reviews done at 0.4-0.9x the scheduled interval
     planted_share: float = 0.0  # cards whose true stability is planted_factor times what FSRS says
     planted_factor: float = 0.25
+    habits_until: int = -1  # before this day the learner answers with the old habits below
+    old_hard_share: float = 0.0
+    old_again_share: float = 0.0
+    old_desired_retention: float | None = None  # what Anki scheduled for before habits_until (None: the same)
     stats: dict = field(default_factory=dict)
     planted: list[int] = field(default_factory=list)  # the planted cards' ids, once built
 
@@ -50,6 +54,13 @@ def simulate_card(
     true = Scheduler(learner.true_params, learner.desired_retention, (), (), enable_fuzzing=False)
     anki = Scheduler(
         learner.scheduler_params or learner.true_params, learner.desired_retention, (), (), enable_fuzzing=True
+    )
+    old = Scheduler(
+        learner.scheduler_params or learner.true_params,
+        learner.old_desired_retention or learner.desired_retention,
+        (),
+        (),
+        enable_fuzzing=True,
     )
     true_card, anki_card = Card(), Card()
     day = first_day
@@ -64,13 +75,15 @@ def simulate_card(
         if recalled:
             u = rng.random()
             truth = Rating.Hard if u < learner.p_hard else Rating.Easy if u > 1 - learner.p_easy else Rating.Good
-            pressed = Rating.Again if kind != LEARN and rng.random() < learner.again_share else truth
+            again_share = learner.old_again_share if day < learner.habits_until else learner.again_share
+            pressed = Rating.Again if kind != LEARN and rng.random() < again_share else truth
         else:
             truth = Rating.Again
-            pressed = Rating.Hard if kind != LEARN and rng.random() < learner.hard_share else Rating.Again
+            hard_share = learner.old_hard_share if day < learner.habits_until else learner.hard_share
+            pressed = Rating.Hard if kind != LEARN and rng.random() < hard_share else Rating.Again
         learner.stats[(int(truth), int(pressed))] = learner.stats.get((int(truth), int(pressed)), 0) + 1
         true_card, _ = true.review_card(true_card, truth, when)
-        anki_card, _ = anki.review_card(anki_card, pressed, when)
+        anki_card, _ = (old if day < learner.habits_until else anki).review_card(anki_card, pressed, when)
         out.append((day, int(pressed), kind))
         kind = REVIEW
         day += max(1, _when_done((anki_card.due - when).days, learner, rng))
@@ -104,10 +117,12 @@ def build_learner_collection(
     days: int = 240,
     preset_params: dict[str, list[float] | None] | None = None,
     seed: int = 0,
+    introduced: float | None = None,
 ) -> Builder:
     """Build a collection with one deck (and preset) per entry: name -> (learner, number of cards).
 
-    Cards are introduced evenly over the first two thirds of `days` and reviewed until today. Each
+    Cards are introduced evenly over the first two thirds of `days` (or the share `introduced` of them) and
+    reviewed until today. Each
     deck's preset holds preset_params[name] (the learner's true parameters when not given; None: no
     parameters, FSRS's defaults). Returns the open Builder (close it).
     """
@@ -120,7 +135,7 @@ def build_learner_collection(
         preset = b.preset(f"{name} preset", "fsrsParams6" if params else None, params)
         did = b.deck(name, preset)
         for k, cid in enumerate(b.cards(did, n_cards, marker=name)):
-            first = int(k * (days * 2 / 3) / n_cards)
+            first = int(k * (days * 2 / 3) / n_cards) if introduced is None else int(k * days * introduced / n_cards)
             planted = learner.planted_share > 0 and rng.random() < learner.planted_share  # no draw otherwise
             if planted:
                 learner.planted.append(cid)

@@ -3,7 +3,8 @@
 Arrays in, findings out (no Qt, no anki): Anki's own health check and optimizer come in as callables.
 Every number a finding rests on carries a 95% interval and the count of reviews behind it; a finding
 says `not-enough-data` rather than guess. Finding ids are fixed (others rely on them):
-data, anki-health-check, parameters, hard-misuse, again-misuse, retention, decks, cards, benchmark-standing.
+data, anki-health-check, parameters, hard-misuse, again-misuse, retention, desired-retention, ignore-before,
+decks, cards, benchmark-standing, since-last.
 
 One module per finding, each a `check` over the shared `Context` (the scored table of scored.py, the
 collection, the job's controls and the findings so far); its words are templates in explain/findings.py.
@@ -30,6 +31,7 @@ from . import (
     desired_retention,
     hard_misuse,
     health,
+    ignore_before,
     own_presets,
     parameters_defaults,
     parameters_oos,
@@ -37,7 +39,7 @@ from . import (
     since_last,
     standing,
 )
-from .context import Check, Job, each_preset, start
+from .context import Check, Job, collect_beside, each_preset, each_preset_beside, start
 from .finding import MIN_EFFECT, MIN_GROUP, MIN_REVIEWS, VERDICTS, Diagnosis, Finding, Verdict, rank
 from .health import health_check_plan, health_checks_first
 from .out_of_sample import paired_gain
@@ -63,6 +65,7 @@ __all__ = [
 # The findings, in the order they are made (the list is then ranked: finding.rank).
 FINDINGS: tuple[Check, ...] = (
     data.check,
+    each_preset_beside(ignore_before.check),  # trains in a thread of its own, collected at the end
     each_preset(
         hard_misuse.check,
         again_misuse.check,  # after hard-misuse: a Hard problem explains a gap after Again
@@ -76,6 +79,7 @@ FINDINGS: tuple[Check, ...] = (
     own_presets.check,
     standing.check,  # after every training
     since_last.check,
+    collect_beside,
 )
 
 
@@ -99,6 +103,7 @@ def diagnose(
     # Anki's health checks (its own training) run in a thread from the start, while our checks and
     # trainings go on here (they read the collection themselves: it is not touched here meanwhile).
     checks = health.HealthRuns(health_check, data, job)
+    ctx = None
     try:
         ctx = replace(start(data, options or Options(), trainer, job), last=last)
         for check in FINDINGS:
@@ -107,6 +112,9 @@ def diagnose(
         in_scope = {ctx.preset_name(pid) for pid in ctx.scored.presets_by_size()}
         checked = checks.results(in_scope, job)
     finally:
+        if ctx is not None:
+            ctx.job.end()  # the checks beside give up waiting for memory
+            ctx.beside.close()
         checks.close()
     found = actions.attach(ctx, ctx.found + health.findings(checked, ctx.found))
     found.sort(key=rank)

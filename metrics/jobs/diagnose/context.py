@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,6 +18,7 @@ from ..evaluate import evaluate
 from ..gate import MemoryGate
 from ..job import Job as BaseJob
 from ..options import Options
+from .beside import Beside
 from .finding import MIN_REVIEWS, Finding
 
 if TYPE_CHECKING:
@@ -60,6 +62,7 @@ class Context:
     found: list[Finding] = field(default_factory=list)
     pooled: list[Comparison] = field(default_factory=list)  # each preset's out-of-sample comparison
     last: Snapshot | None = None  # the last diagnosis of this scope (finding "since-last")
+    beside: Beside = field(default_factory=Beside)  # checks running in a thread beside the others
 
     @property
     def enough(self) -> bool:
@@ -102,17 +105,42 @@ Check = Callable[[Context], Iterable[Finding]]
 PresetCheck = Callable[[Context, PresetPart], list[Finding]]
 
 
+def parts(ctx: Context) -> Iterator[PresetPart]:
+    """Return the presets of the scope's scored reviews, largest first."""
+    for pid in ctx.scored.presets_by_size():
+        mask = ctx.scored.preset == pid
+        yield PresetPart(pid, ctx.preset_name(pid), ctx.data.presets.get(pid), mask, int(mask.sum()))
+
+
 def each_preset(*checks: PresetCheck) -> Check:
     """Return the check that runs `checks` in turn on each preset of the scope, largest first."""
 
     def run(ctx: Context) -> Iterator[Finding]:
-        for pid in ctx.scored.presets_by_size():
-            mask = ctx.scored.preset == pid
-            part = PresetPart(pid, ctx.preset_name(pid), ctx.data.presets.get(pid), mask, int(mask.sum()))
+        for part in parts(ctx):
             for check in checks:
                 yield from check(ctx, part)
 
     return run
+
+
+def each_preset_beside(check: PresetCheck) -> Check:
+    """Return the check that starts `check` on each preset of the scope (largest first) in the diagnosis's
+    thread beside the others (`Context.beside`): for a check whose work is mostly Anki's optimizer, which
+    trains on one core, so that its trainings fill the cores the other checks leave idle. Its findings are
+    collected at the end (`collect_beside`). It must not report progress: the caller's progress is the main
+    thread's."""
+
+    def run(ctx: Context) -> list[Finding]:
+        for part in parts(ctx):
+            ctx.beside.submit(partial(check, ctx, part))
+        return []
+
+    return run
+
+
+def collect_beside(ctx: Context) -> list[Finding]:
+    """Return the findings of the checks started beside the others, in the order they were started."""
+    return ctx.beside.results()
 
 
 def start(data: CollectionData, options: Options, trainer: Trainer | None, job: Job) -> Context:

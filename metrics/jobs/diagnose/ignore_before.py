@@ -1,0 +1,146 @@
+"""Finding "ignore-before": do a preset's old reviews now mislead FSRS? For candidate dates (where the answers
+changed most, and the thirds of the history: reviews/cutoffs.py), parameters trained only on the cards begun
+on or after the date against parameters trained on every card, both trained before a split and scored on the
+same latest reviews (cutoff_trainings.py), paired by card, with intervals that hold for all dates together
+(Bonferroni). A date is suggested only when its gain's interval lies above zero and the gain is at least
+0.002 (as "it helped" of since-last)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from statistics import NormalDist
+from typing import Any
+
+from ...explain import formatting as fmt
+from ...explain import ignore_before as words
+from ...reviews.cutoffs import Cutoff, candidates
+from ...reviews.subset import restrict
+from ...score.paired import PairedGain, paired_gain_by_card
+from . import since_last
+from .context import Context, PresetPart
+from .cutoff_trainings import Trainings, Window, window
+from .finding import MIN_REVIEWS, Finding, Verdict, too_few
+from .parameters_oos import trains
+
+ID = "ignore-before"
+MIN_TEST = MIN_REVIEWS  # tested reviews (the latest sixth, at least this many)
+MIN_TRAIN = MIN_REVIEWS  # training reviews a date must leave
+MAX_KEPT = 0.95  # a date that keeps more of the training reviews drops too little to matter
+ALPHA = 0.05
+MIN_GAIN = since_last.MIN_GAIN  # a smaller log-loss gain is not worth losing what the old reviews teach
+
+
+def check(ctx: Context, part: PresetPart) -> list[Finding]:
+    """Return the ignore-before finding of one preset (none without Anki's optimizer). Runs beside the other
+    checks (context.each_preset_beside): it reads the context's collection and scored table, writes nothing."""
+    if not trains(ctx, part) or ctx.trainer is None:
+        return []
+    needed = MIN_TEST + MIN_TRAIN
+    if part.reviews < needed:
+        return [too_few(ID, part.scope, part.reviews, needed)]
+    ctx.job.check()  # in the thread beside the others: no progress of its own (context.each_preset_beside)
+    win = window(restrict(ctx.data, ctx.card_preset == part.id), MIN_TEST)
+    r = win.reviews
+    dates = [c for c in candidates(r.revlog_id[win.train], r.rating[win.train]) if _testable(win, c)]
+    evidence: dict[str, Any] = {
+        "cutoff": None,
+        "split": _date(win.split_ms),
+        "test_reviews": int(win.test.size),
+        "test_cards": win.cards(win.test),
+        "train_reviews": int(win.train.size),
+    }
+    if not dates:
+        said = words.NO_DATE.fill(needed=fmt.count(MIN_TRAIN), split=evidence["split"], train=fmt.count(win.train.size))
+        return [Finding.of(ID, Verdict.NOT_ENOUGH_DATA, part.scope, said, evidence)]
+    tested = _tested(ctx, win, dates)
+    evidence["interval"] = 1 - ALPHA / len(dates)
+    evidence["log_loss_all"] = tested[0][1].before_log_loss
+    evidence["candidates"] = [_json(win, c, g) for c, g in tested]
+    return [_finding(part, win, tested, evidence)]
+
+
+def _testable(win: Window, c: Cutoff) -> bool:
+    kept = win.kept(c.ms).size
+    return kept >= MIN_TRAIN and kept <= MAX_KEPT * win.train.size
+
+
+def _tested(ctx: Context, win: Window, dates: list[Cutoff]) -> list[tuple[Cutoff, PairedGain]]:
+    """Return each date's paired gain over training on every card, intervals holding for all dates together."""
+    assert ctx.trainer is not None
+    run = Trainings(win, ctx.trainer, ctx.job, ctx.options.short_term_floor_rating)
+    sets = [(win.train, "every card")] + [(win.kept(c.ms), f"the cards begun on or after {_date(c.ms)}") for c in dates]
+    every, *cuts = run.predict_each(sets)
+    z = NormalDist().inv_cdf(1 - ALPHA / (2 * len(dates)))
+    out = [(c, paired_gain_by_card(every, cut, run.y, run.card, z)) for c, cut in zip(dates, cuts, strict=True)]
+    return out
+
+
+def _finding(
+    part: PresetPart, win: Window, tested: list[tuple[Cutoff, PairedGain]], evidence: dict[str, Any]
+) -> Finding:
+    c, g = _chosen(tested)
+    helps = _helps(g)
+    level = f"{evidence['interval'] * 100:.1f}%"
+    numbers = _numbers(win, c, g, level)
+    shared = {
+        "split": evidence["split"],
+        "tested": len(tested),
+        "dates": ", ".join(_date(t[0].ms) for t in tested),
+        "numbers": numbers,
+        "least": f"{MIN_GAIN:.3f}",
+    }
+    if helps:
+        evidence["cutoff"] = _date(c.ms)
+        why_words = words.WHY_CHANGED if c.why == "answers-changed" else words.WHY_QUANTILE
+        why = why_words.format(cutoff=_date(c.ms), split=evidence["split"])
+        said = words.MISLEAD.fill(cutoff=_date(c.ms), why_date=why, **shared)
+        return Finding.of(ID, Verdict.SUGGESTION, part.scope, said, evidence, affected=part.reviews)
+    return Finding.of(ID, Verdict.OK, part.scope, words.KEEP.fill(**shared), evidence)
+
+
+def _helps(g: PairedGain) -> bool:
+    """Return whether a date's gain is beyond chance (its interval above zero) and large enough to matter."""
+    return g.low > 0 and g.gain >= MIN_GAIN
+
+
+def _chosen(tested: list[tuple[Cutoff, PairedGain]]) -> tuple[Cutoff, PairedGain]:
+    """Return the date to suggest: where the answers changed most, when its gain helps (the date the data
+    explains; the others' gains are about as large then); else the one with the largest gain among those
+    that help; else (nothing to suggest) the one with the largest gain."""
+    helps = [t for t in tested if _helps(t[1])]
+    changed = [t for t in helps if t[0].why == "answers-changed"]
+    return changed[0] if changed else max(helps or tested, key=lambda t: t[1].gain)
+
+
+def _numbers(win: Window, c: Cutoff, g: PairedGain, level: str) -> str:
+    return words.NUMBERS.format(
+        cut=fmt.log_loss(g.after_log_loss),
+        all=fmt.log_loss(g.before_log_loss),
+        cutoff=_date(c.ms),
+        kept=fmt.count(win.kept(c.ms).size),
+        train=fmt.count(win.train.size),
+        reviews=fmt.count(g.reviews),
+        cards=fmt.count(g.cards),
+        gain=g.gain,
+        level=level,
+        low=g.low,
+        high=g.high,
+    )
+
+
+def _json(win: Window, c: Cutoff, g: PairedGain) -> dict[str, Any]:
+    kept = win.kept(c.ms)
+    return {
+        "cutoff": _date(c.ms),
+        "why": c.why,
+        "train_reviews": int(kept.size),
+        "train_cards": win.cards(kept),
+        "log_loss": g.after_log_loss,
+        "gain": g.gain,
+        "gain_ci": [g.low, g.high],
+    }
+
+
+def _date(ms: int) -> str:
+    """Return the UTC date of a time in ms, as Anki's setting writes it (YYYY-MM-DD)."""
+    return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).strftime("%Y-%m-%d")
