@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..jobs.evaluate import Evaluation
 from . import formatting as fmt
+from . import where as where_words
 from .advice import comparison_advice
 
 if TYPE_CHECKING:
@@ -38,6 +39,7 @@ def format_report(ev: Evaluation) -> str:
                 f"  {d.name[:width]:<{width}}  {s.reviews:8,d}  log loss {fmt.log_loss(s.log_loss)}"
                 f"  RMSE {fmt.rmse(s.rmse_bins):>8}  AUC {fmt.auc(s.auc)}"
             )
+    lines += _where_lines(ev) + _month_lines(ev)
     lines += ["", "Parameters:"]
     for p in ev.params:
         kept = "kept" if p.same_day == "keep" else "dropped"
@@ -45,6 +47,39 @@ def format_report(ev: Evaluation) -> str:
     for note in ev.notes:
         lines.append(f"Note: {note}")
     return "\n".join(lines)
+
+
+def _where_lines(ev: Evaluation) -> list[str]:
+    """Return the report's "Where the error is": the summary sentence and each feature's bins."""
+    from ..score.where import MIN_REVIEWS
+
+    if not ev.where:
+        return []
+    lines = ["", f"Where the error is: {where_words.summary(ev.where_worst, MIN_REVIEWS)}"]
+    lines.append("(bin: reviews, predicted, measured recall, its 95% interval, off by; * beyond chance)")
+    for feature, errors in ev.where.items():
+        lines.append(f"  {where_words.FEATURE_TITLES.get(feature, feature)}:")
+        for e in errors:
+            label = where_words.bin_label(feature, e.lowest, e.highest) + (" d" if feature == "interval" else "")
+            lines.append(
+                f"    {label:<12} {e.count:8,d}  {fmt.percent(e.predicted):>6}  {fmt.percent(e.measured):>6}"
+                f"  [{fmt.interval(e.ci_low, e.ci_high, 'percent')}]  {fmt.points(e.error, True):>9}"
+                + (" *" if e.beyond_chance else "" if e.enough else "  (too few)")
+            )
+    return lines
+
+
+def _month_lines(ev: Evaluation) -> list[str]:
+    """Return the report's "Over time": each calendar month's reviews and how well they were predicted."""
+    if not ev.over_time:
+        return []
+    lines = ["", "By month (reviews, predicted, measured recall, log loss, RMSE (bins)):"]
+    for m in ev.over_time:
+        lines.append(
+            f"  {m.month}  {m.reviews:8,d}  {fmt.percent(m.predicted):>6}  {fmt.percent(m.measured):>6}"
+            f"  {fmt.log_loss(m.log_loss)}  {fmt.rmse(m.rmse_bins):>9}"
+        )
+    return lines
 
 
 def format_diagnosis(diagnosis: Diagnosis) -> str:

@@ -10,6 +10,14 @@ if TYPE_CHECKING:
     from ..score.where import BinError
 
 
+# the features of "Where the error is", with their titles (the tab's choices, the report's headings)
+FEATURE_TITLES = {
+    "interval": "By interval",
+    "reviews": "By number of reviews",
+    "lapses": "By number of lapses",
+    "difficulty": "By FSRS difficulty",
+    "overdue": "By lateness (after breaks)",
+}
 # the lateness bins of "overdue" (score/binning.py overdue_codes)
 OVERDUE_LABELS = {0: "early", 1: "on time", 2: "1.5–3× late", 3: "over 3× late"}
 

@@ -85,3 +85,26 @@ def test_evaluate_json_over_time_on_a_collection(mixed_collection, capsys):
         assert m["measured"] == pytest.approx(float(s.y[at].mean())) and m["predicted"] == pytest.approx(
             float(s.p[at].mean())
         )
+
+
+def test_the_text_report_has_the_months_and_where_the_error_is(mixed_collection, capsys):
+    """The plain report (`evaluate` without --json) holds the same months and bins as the JSON: each month's
+    and each feature's review counts add up to the reviews scored."""
+    import json
+    import re
+
+    from fsrs_calibration.cli.commands import main
+
+    assert main(["evaluate", mixed_collection["path"], "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert main(["evaluate", mixed_collection["path"]]) == 0
+    text = capsys.readouterr().out
+    months = re.findall(r"^  (\d{4}-\d{2}) +([\d,]+) ", text, flags=re.M)
+    assert [m for m, _ in months] == [m["month"] for m in out["over_time"]]
+    assert sum(int(n.replace(",", "")) for _, n in months) == out["reviews"]
+    where = text[text.index("Where the error is:") : text.index("By month")]
+    blocks = re.split(r"^  By .*:$", where, flags=re.M)[1:]
+    assert len(blocks) == len(out["by_feature"]) == 5
+    for block in blocks:
+        counts = re.findall(r"^    .+? +([\d,]+)  +\d", block, flags=re.M)
+        assert sum(int(n.replace(",", "")) for n in counts) == out["reviews"]

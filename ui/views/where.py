@@ -7,17 +7,11 @@ from typing import Any
 from aqt.qt import QColor, QLabel, QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ...metrics.explain import formatting as fmt
-from ...metrics.explain.where import bin_label
+from ...metrics.explain.where import FEATURE_TITLES, bin_label
 from ..chart import ChartWidget
 from ..widgets import NumberItem, View, combo, page, table, tooltip
 
-FEATURES = [
-    ("interval", "By interval"),
-    ("reviews", "By number of reviews"),
-    ("lapses", "By number of lapses"),
-    ("difficulty", "By FSRS difficulty"),
-    ("overdue", "By lateness (after breaks)"),
-]
+FEATURES = list(FEATURE_TITLES.items())
 HEADERS = ["Bin", "Reviews", "Predicted", "Measured", "95% interval", "Off by"]
 TIPS = [
     "",
