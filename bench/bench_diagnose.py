@@ -4,7 +4,7 @@
         health check for every preset: the same call as `anki` below, made inside our run)
   anki  a Python process that opens the collection and, for every preset, calls Anki's
         compute_fsrs_params(..., health_check=True), as Optimize does
-Target: ours <= anki + 1.5 s of wall time. Reports medians of alternating fresh processes.
+Target: ours <= anki + 2 s of wall time (issue 21, with its findings; +1.5 s before them). Reports medians of alternating fresh processes.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def main() -> None:
                 "collection": path,
                 "median_seconds": {k: round(v, 2) for k, v in med.items()},
                 "ours_minus_anki_seconds": round(med["ours"] - med["anki"], 2),
-                "target_met": med["ours"] <= med["anki"] + 1.5,
+                "target_met": med["ours"] <= med["anki"] + 2.0,
                 "peak_rss_mib": {k: round(v, 1) for k, v in rss.items()},
                 "health_check_ours": ours["anki_health_check"],
                 "health_check_anki": out["anki"],

@@ -157,3 +157,17 @@ def _kept_tested(win, cutoff_ms: int) -> int:
 
     start = win.reviews.revlog_id[segment_starts(win.reviews.first)[win.test]]
     return int((start >= cutoff_ms).sum())
+
+
+def test_a_large_preset_is_checked_alone_at_the_end_with_the_same_numbers(found, monkeypatch):
+    """Where the check would hold more than a quarter of the memory budget (5M reviews), it runs after the
+    other checks, one training at a time; its numbers are those of the check beside the others."""
+    from fsrs_calibration.metrics.jobs import gate
+    from fsrs_calibration.metrics.jobs.diagnose import cutoff_trainings
+
+    finding, data, path = found["changed"][0]
+    assert cutoff_trainings.memory(data, data.card_ids > 0, gate.DEFAULT_BUDGET)[0] == 2  # beside, two at once
+    monkeypatch.setattr(gate, "DEFAULT_BUDGET", 1 << 20)
+    assert cutoff_trainings.memory(data, data.card_ids > 0, 1 << 20)[0] == 1
+    alone, _, _ = _diagnose(path)
+    assert alone.evidence == finding.evidence and alone.summary == finding.summary

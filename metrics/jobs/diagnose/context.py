@@ -123,16 +123,18 @@ def each_preset(*checks: PresetCheck) -> Check:
     return run
 
 
-def each_preset_beside(check: PresetCheck) -> Check:
+def each_preset_beside(check: PresetCheck, cost: Callable[[Context, PresetPart], int]) -> Check:
     """Return the check that starts `check` on each preset of the scope (largest first) in the diagnosis's
     thread beside the others (`Context.beside`): for a check whose work is mostly Anki's optimizer, which
-    trains on one core, so that its trainings fill the cores the other checks leave idle. Its findings are
-    collected at the end (`collect_beside`). It must not report progress: the caller's progress is the main
-    thread's."""
+    trains on one core, so that its trainings fill the cores the other checks leave idle. A preset whose
+    check would hold more than a quarter of the memory gate's budget (`cost`: its estimated bytes) is checked
+    at the end instead, alone (at 5M reviews, beside the others it would add its memory to theirs). The
+    findings are collected at the end (`collect_beside`). It must not report progress: the caller's progress
+    is the main thread's."""
 
     def run(ctx: Context) -> list[Finding]:
         for part in parts(ctx):
-            ctx.beside.submit(partial(check, ctx, part))
+            ctx.beside.submit(partial(check, ctx, part), later=cost(ctx, part) > ctx.job.gate.budget // 4)
         return []
 
     return run

@@ -16,9 +16,10 @@ from ...explain import ignore_before as words
 from ...reviews.cutoffs import Cutoff, candidates
 from ...reviews.subset import restrict
 from ...score.paired import PairedGain, paired_gain_by_card
+from ..gate import settle
 from . import since_last
 from .context import Context, PresetPart
-from .cutoff_trainings import Trainings, Window, window
+from .cutoff_trainings import Trainings, Window, memory, window
 from .finding import MIN_REVIEWS, Finding, Verdict, too_few
 from .parameters_oos import trains
 
@@ -39,7 +40,20 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     if part.reviews < needed:
         return [too_few(ID, part.scope, part.reviews, needed)]
     ctx.job.check()  # in the thread beside the others: no progress of its own (context.each_preset_beside)
-    win = window(restrict(ctx.data, ctx.card_preset == part.id), MIN_TEST)
+    cards = ctx.card_preset == part.id
+    workers, cost = memory(ctx.data, cards, ctx.job.gate.budget)
+    settle()  # what the checks before freed goes back to the system first (the command line)
+    with ctx.job.hold(cost):  # the window, its predictions and its trainings: one job in the memory gate
+        return [_judged(ctx, part, window(restrict(ctx.data, cards), MIN_TEST), workers)]
+
+
+def cost(ctx: Context, part: PresetPart) -> int:
+    """Return the estimated bytes the check of this preset holds (its window and trainings)."""
+    return memory(ctx.data, ctx.card_preset == part.id, ctx.job.gate.budget)[1]
+
+
+def _judged(ctx: Context, part: PresetPart, win: Window, workers: int) -> Finding:
+    """Return the finding of a preset's window: its dates tested, or not enough data."""
     r = win.reviews
     dates = [c for c in candidates(r.revlog_id[win.train], r.rating[win.train]) if _testable(win, c)]
     evidence: dict[str, Any] = {
@@ -51,12 +65,12 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     }
     if not dates:
         said = words.NO_DATE.fill(needed=fmt.count(MIN_TRAIN), split=evidence["split"], train=fmt.count(win.train.size))
-        return [Finding.of(ID, Verdict.NOT_ENOUGH_DATA, part.scope, said, evidence)]
-    tested = _tested(ctx, win, dates)
+        return Finding.of(ID, Verdict.NOT_ENOUGH_DATA, part.scope, said, evidence)
+    tested = _tested(ctx, win, dates, workers)
     evidence["interval"] = 1 - ALPHA / len(dates)
     evidence["log_loss_all"] = tested[0][1].before_log_loss
     evidence["candidates"] = [_json(win, c, g) for c, g in tested]
-    return [_finding(part, win, tested, evidence)]
+    return _finding(part, win, tested, evidence)
 
 
 def _testable(win: Window, c: Cutoff) -> bool:
@@ -64,12 +78,12 @@ def _testable(win: Window, c: Cutoff) -> bool:
     return kept >= MIN_TRAIN and kept <= MAX_KEPT * win.train.size
 
 
-def _tested(ctx: Context, win: Window, dates: list[Cutoff]) -> list[tuple[Cutoff, PairedGain]]:
+def _tested(ctx: Context, win: Window, dates: list[Cutoff], workers: int) -> list[tuple[Cutoff, PairedGain]]:
     """Return each date's paired gain over training on every card, intervals holding for all dates together."""
     assert ctx.trainer is not None
     run = Trainings(win, ctx.trainer, ctx.job, ctx.options.short_term_floor_rating)
     sets = [(win.train, "every card")] + [(win.kept(c.ms), f"the cards begun on or after {_date(c.ms)}") for c in dates]
-    every, *cuts = run.predict_each(sets)
+    every, *cuts = run.predict_each(sets, workers)
     z = NormalDist().inv_cdf(1 - ALPHA / (2 * len(dates)))
     out = [(c, paired_gain_by_card(every, cut, run.y, run.card, z)) for c, cut in zip(dates, cuts, strict=True)]
     return out
