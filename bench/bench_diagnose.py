@@ -4,7 +4,8 @@
         health check for every preset: the same call as `anki` below, made inside our run)
   anki  a Python process that opens the collection and, for every preset, calls Anki's
         compute_fsrs_params(..., health_check=True), as Optimize does
-Target: ours <= anki + 2 s of wall time (issue 21, with its findings; +1.5 s before them). Reports medians of alternating fresh processes.
+Target: ours <= anki + 2 s of wall time (issue 21, with its findings; +1.5 s before them).
+Reports medians of alternating fresh processes.
 """
 
 from __future__ import annotations
