@@ -171,3 +171,36 @@ def test_a_large_preset_is_checked_alone_at_the_end_with_the_same_numbers(found,
     assert cutoff_trainings.memory(data, data.card_ids > 0, 1 << 20)[0] == 1
     alone, _, _ = _diagnose(path)
     assert alone.evidence == finding.evidence and alone.summary == finding.summary
+
+
+def test_a_preset_that_ignores_old_cards_already(found, tmp_path):
+    """With "Ignore cards reviewed before" set, the cards it drops are neither trained on nor tested (as in
+    Anki's own optimizer: the same items), and every candidate date is later than it."""
+    import shutil
+
+    from anki.collection import Collection
+
+    _, _, original = found["honest"][0]
+    path = str(tmp_path / "ignoring.anki2")
+    shutil.copy(original, path)
+    col = Collection(path)
+    try:
+        conf = next(c for c in col.decks.all_config() if c["name"] == "Main preset")
+        first = dt.datetime.fromtimestamp(int(col.db.scalar("select min(id) from revlog")) / 1000, dt.UTC).date()
+        date = first + dt.timedelta(days=120)
+        conf["ignoreRevlogsBeforeDate"] = date.isoformat()
+        col.decks.update_config(conf)
+        date_ms = int(dt.datetime(date.year, date.month, date.day, tzinfo=dt.UTC).timestamp() * 1000)
+        anki = col._backend.compute_fsrs_params(
+            search='preset:"Main preset"',
+            current_params=[],
+            ignore_revlogs_before_ms=date_ms,
+            num_of_relearning_steps=len(conf["lapse"]["delays"]),
+            health_check=False,
+        )
+    finally:
+        col.close(downgrade=False)
+    f, _, _ = _diagnose(path)
+    e = f.evidence
+    assert e["train_reviews"] + e["test_reviews"] == anki.fsrs_items
+    assert all(c["cutoff"] > date.isoformat() for c in e.get("candidates", []))
