@@ -139,17 +139,21 @@ def test_a_date_keeps_the_cards_anki_keeps(found):
         for c in finding.evidence["candidates"]:
             cutoff_ms = int(dt.datetime.fromisoformat(c["cutoff"]).replace(tzinfo=dt.UTC).timestamp() * 1000)
             assert cutoff_ms % DAY_MS == 0
-            anki = col._backend.compute_fsrs_params(
-                search='preset:"Main preset"',
-                current_params=[],
-                ignore_revlogs_before_ms=cutoff_ms,
-                num_of_relearning_steps=len(conf["lapse"]["delays"]),
-                health_check=False,
-            )
             ours = win.kept(cutoff_ms).size + _kept_tested(win, cutoff_ms)
-            assert anki.fsrs_items == ours
+            assert _anki_items(col, conf, cutoff_ms) == ours
     finally:
         col.close(downgrade=False)
+
+
+def _anki_items(col, conf, ignore_before_ms: int) -> int:
+    """The items Anki's own optimizer trains on for the preset with this "Ignore cards reviewed before"."""
+    return col._backend.compute_fsrs_params(
+        search='preset:"Main preset"',
+        current_params=[],
+        ignore_revlogs_before_ms=ignore_before_ms,
+        num_of_relearning_steps=len(conf["lapse"]["delays"]),
+        health_check=False,
+    ).fsrs_items
 
 
 def _kept_tested(win, cutoff_ms: int) -> int:
@@ -191,16 +195,10 @@ def test_a_preset_that_ignores_old_cards_already(found, tmp_path):
         conf["ignoreRevlogsBeforeDate"] = date.isoformat()
         col.decks.update_config(conf)
         date_ms = int(dt.datetime(date.year, date.month, date.day, tzinfo=dt.UTC).timestamp() * 1000)
-        anki = col._backend.compute_fsrs_params(
-            search='preset:"Main preset"',
-            current_params=[],
-            ignore_revlogs_before_ms=date_ms,
-            num_of_relearning_steps=len(conf["lapse"]["delays"]),
-            health_check=False,
-        )
+        anki_items = _anki_items(col, conf, date_ms)
     finally:
         col.close(downgrade=False)
     f, _, _ = _diagnose(path)
     e = f.evidence
-    assert e["train_reviews"] + e["test_reviews"] == anki.fsrs_items
+    assert e["train_reviews"] + e["test_reviews"] == anki_items
     assert all(c["cutoff"] > date.isoformat() for c in e.get("candidates", []))
