@@ -1,5 +1,5 @@
 """Finding "ignore-before": do a preset's old reviews now mislead FSRS? For candidate dates (where the answers
-changed most, and the thirds of the history: reviews/cutoffs.py), parameters trained only on the cards begun
+changed most, and the middle of the reviews: reviews/cutoffs.py), parameters trained only on the cards begun
 on or after the date against parameters trained on every card, both trained before a split and scored on the
 same latest reviews (cutoff_trainings.py), paired by card, with intervals that hold for all dates together
 (Bonferroni). A date is suggested only when its gain's interval lies above zero and the gain is at least
