@@ -55,13 +55,10 @@ def simulate_card(
     anki = Scheduler(
         learner.scheduler_params or learner.true_params, learner.desired_retention, (), (), enable_fuzzing=True
     )
-    old = Scheduler(
-        learner.scheduler_params or learner.true_params,
-        learner.old_desired_retention or learner.desired_retention,
-        (),
-        (),
-        enable_fuzzing=True,
-    )
+    old = anki  # what Anki scheduled with before habits_until (another desired retention: another scheduler)
+    if learner.old_desired_retention is not None and learner.habits_until > 0:
+        params = learner.scheduler_params or learner.true_params
+        old = Scheduler(params, learner.old_desired_retention, (), (), enable_fuzzing=True)
     true_card, anki_card = Card(), Card()
     day = first_day
     out: list[tuple[int, int, int]] = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aqt.qt import QPlainTextEdit, QVBoxLayout, QWidget
+from aqt.qt import QFontDatabase, QPlainTextEdit, QVBoxLayout, QWidget
 
 from ..widgets import View
 
@@ -20,6 +20,8 @@ class ReportView(View):
         layout.setContentsMargins(0, 0, 0, 0)
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
+        # the report's tables (calibration, decks, bins, months) line up in columns: a fixed-pitch font
+        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         layout.addWidget(self.text)
 
     def show_evaluation(self, ev: Any) -> None:

@@ -65,7 +65,7 @@ __all__ = [
 # The findings, in the order they are made (the list is then ranked: finding.rank).
 FINDINGS: tuple[Check, ...] = (
     data.check,
-    each_preset_beside(ignore_before.check, ignore_before.cost),  # trains in a thread of its own, collected at the end
+    each_preset_beside(ignore_before.plan),  # trains in a thread of its own, collected at the end
     each_preset(
         hard_misuse.check,
         again_misuse.check,  # after hard-misuse: a Hard problem explains a gap after Again

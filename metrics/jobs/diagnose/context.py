@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
-from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -123,18 +122,22 @@ def each_preset(*checks: PresetCheck) -> Check:
     return run
 
 
-def each_preset_beside(check: PresetCheck, cost: Callable[[Context, PresetPart], int]) -> Check:
-    """Return the check that starts `check` on each preset of the scope (largest first) in the diagnosis's
-    thread beside the others (`Context.beside`): for a check whose work is mostly Anki's optimizer, which
-    trains on one core, so that its trainings fill the cores the other checks leave idle. A preset whose
-    check would hold more than a quarter of the memory gate's budget (`cost`: its estimated bytes) is checked
-    at the end instead, alone (at 5M reviews, beside the others it would add its memory to theirs). The
-    findings are collected at the end (`collect_beside`). It must not report progress: the caller's progress
-    is the main thread's."""
+BesidePlan = Callable[[Context, PresetPart], tuple[int, Callable[[], list[Finding]]]]
+
+
+def each_preset_beside(plan: BesidePlan) -> Check:
+    """Return the check that starts, on each preset of the scope (largest first), the check `plan` gives with
+    its estimated bytes, in the diagnosis's thread beside the others (`Context.beside`): for a check whose
+    work is mostly Anki's optimizer, which trains on one core, so that its trainings fill the cores the other
+    checks leave idle. A check that would hold more than a quarter of the memory gate's budget is run at the
+    end instead, alone (at 5M reviews, beside the others it would add its memory to theirs). The findings are
+    collected at the end (`collect_beside`). It must not report progress: the caller's progress is the main
+    thread's."""
 
     def run(ctx: Context) -> list[Finding]:
         for part in parts(ctx):
-            ctx.beside.submit(partial(check, ctx, part), later=cost(ctx, part) > ctx.job.gate.budget // 4)
+            cost, check = plan(ctx, part)
+            ctx.beside.submit(check, later=cost > ctx.job.gate.budget // 4)
         return []
 
     return run

@@ -8,6 +8,8 @@ same latest reviews (cutoff_trainings.py), paired by card, with intervals that h
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
+from functools import partial
 from statistics import NormalDist
 from typing import Any
 
@@ -31,9 +33,20 @@ ALPHA = 0.05
 MIN_GAIN = since_last.MIN_GAIN  # a smaller log-loss gain is not worth losing what the old reviews teach
 
 
-def check(ctx: Context, part: PresetPart) -> list[Finding]:
-    """Return the ignore-before finding of one preset (none without Anki's optimizer). Runs beside the other
-    checks (context.each_preset_beside): it reads the context's collection and scored table, writes nothing."""
+def plan(ctx: Context, part: PresetPart) -> tuple[int, Callable[[], list[Finding]]]:
+    """Return the estimated bytes the check of this preset holds (its window and trainings: none when it
+    does not train), and the check (context.each_preset_beside)."""
+    if not trains(ctx, part) or ctx.trainer is None or part.reviews < MIN_TEST + MIN_TRAIN:
+        return 0, partial(check, ctx, part)
+    cards = ctx.card_preset == part.id
+    workers, cost = memory(ctx.data, cards, ctx.job.gate.budget)
+    return cost, partial(check, ctx, part, (workers, cost))
+
+
+def check(ctx: Context, part: PresetPart, planned: tuple[int, int] | None = None) -> list[Finding]:
+    """Return the ignore-before finding of one preset (none without Anki's optimizer); `planned`: the
+    trainings at once and the bytes to hold, as `plan` estimated them. Runs beside the other checks
+    (context.each_preset_beside): it reads the context's collection and scored table, writes nothing."""
     if not trains(ctx, part) or ctx.trainer is None:
         return []
     needed = MIN_TEST + MIN_TRAIN
@@ -41,15 +54,10 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         return [too_few(ID, part.scope, part.reviews, needed)]
     ctx.job.check()  # in the thread beside the others: no progress of its own (context.each_preset_beside)
     cards = ctx.card_preset == part.id
-    workers, cost = memory(ctx.data, cards, ctx.job.gate.budget)
+    workers, cost = planned or memory(ctx.data, cards, ctx.job.gate.budget)
     settle()  # what the checks before freed goes back to the system first (the command line)
     with ctx.job.hold(cost):  # the window, its predictions and its trainings: one job in the memory gate
         return [_judged(ctx, part, window(restrict(ctx.data, cards), MIN_TEST), workers)]
-
-
-def cost(ctx: Context, part: PresetPart) -> int:
-    """Return the estimated bytes the check of this preset holds (its window and trainings)."""
-    return memory(ctx.data, ctx.card_preset == part.id, ctx.job.gate.budget)[1]
 
 
 def _judged(ctx: Context, part: PresetPart, win: Window, workers: int) -> Finding:
