@@ -17,7 +17,6 @@ from aqt.qt import (
     QSize,
     Qt,
     QTabWidget,
-    QTimer,
     QWidget,
 )
 
@@ -93,6 +92,11 @@ class CalibrationDialog(QDialog):
         return self.job.running
 
     @property
+    def busy(self) -> bool:
+        """Return True while a job runs or one is about to start (the diagnosis after the evaluation)."""
+        return self.job.running or self.job.pending > 0
+
+    @property
     def stale(self) -> bool:
         return self.views.stale
 
@@ -162,7 +166,7 @@ class CalibrationDialog(QDialog):
         self.views.set_running(False)
         if self._restart:
             self._restart = False
-            QTimer.singleShot(NEXT_TURN_MS, self.start)
+            self.job.later(self.start, NEXT_TURN_MS)
 
     def _keep(self, req: operations.Request, done: operations.Done) -> Any:
         """Keep the scope's data the op read (one scope only: the revlog arrays can be large)."""
@@ -192,7 +196,7 @@ class CalibrationDialog(QDialog):
             self._ended()
             self.show_evaluation(self._keep(req, done), scope, keep_tab=then is not None)
             if then is not None:  # in the next turn: the results are painted first
-                QTimer.singleShot(NEXT_TURN_MS, then)
+                self.job.later(then, NEXT_TURN_MS)
 
         self.runner.start(operations.evaluate(req, success, self._failed))
 
@@ -303,15 +307,11 @@ class CalibrationDialog(QDialog):
         """Carry out a finding's action through Anki's own screens (Deck Options, the Browser) or here."""
         from .anki_screens import carry_out
 
-        carry_out(action, self.evaluate_search)
+        carry_out(action, lambda search: self.evaluate_scope("search", search))
 
-    def evaluate_search(self, search: str) -> None:
-        """Evaluate the cards an Anki search finds (a finding's "evaluate" action)."""
-        self.set_scope("search", search)
-        self.run()
-
-    def _open_deck(self, name: str) -> None:
-        self.set_scope("deck", name)
+    def evaluate_scope(self, kind: str, value: str) -> None:
+        """Evaluate another scope: a deck of the Decks tab, the search of a finding's "evaluate" action."""
+        self.set_scope(kind, value)
         self.run()
 
     def copy_results(self) -> None:

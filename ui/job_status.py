@@ -58,6 +58,7 @@ class JobStatus(QWidget):
         row.addWidget(self.status, 1)
         self.controls = Controls()
         self.running = False
+        self.pending = 0  # jobs to start in the next turn (the diagnosis after an evaluation)
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._show_step)
 
@@ -80,6 +81,16 @@ class JobStatus(QWidget):
         self.controls.cancelled.set()
         self.status.setText("Cancelling…")
         return True
+
+    def later(self, start: Callable[[], None], ms: int) -> None:
+        """Call `start` (which starts the next job) after `ms`; `pending` counts it until then."""
+        self.pending += 1
+
+        def call() -> None:
+            self.pending -= 1
+            start()
+
+        QTimer.singleShot(ms, call)
 
     def say(self, text: str) -> None:
         """Show `text` on the status line."""

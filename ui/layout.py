@@ -69,7 +69,7 @@ def _makers(d: CalibrationDialog) -> dict[str, tuple[str, Callable[[], Any]]]:
         "results": (ResultsView.title, ResultsView),
         "where": (WhereView.title, WhereView),
         "over_time": (OverTimeView.title, OverTimeView),
-        "decks": (DecksView.title, lambda: DecksView(d._open_deck)),
+        "decks": (DecksView.title, lambda: DecksView(lambda name: d.evaluate_scope("deck", name))),
         "compare": (CompareView.title, lambda: CompareView(d.run_compare)),
         "export": (ExportView.title, lambda: ExportView(d.prepare_export, d.exporting.ask_where)),
         "report": (ReportView.title, ReportView),

@@ -141,7 +141,7 @@ def wait_until(ready, then, deadline: float, name: str) -> None:
 def settled() -> bool:
     """Return True when the dialog is open and done (results or a message)."""
     dialog = find_dialog()
-    if dialog is None or dialog.running or dialog.whattodo.building:
+    if dialog is None or dialog.busy or dialog.whattodo.building:
         return False
     return dialog.evaluation is not None or dialog.message != ""
 
@@ -363,20 +363,20 @@ def start_diagnosis(dialog, ticker) -> None:
     ticker.gaps = []
     ticker.last = time.perf_counter()
     clicked = time.perf_counter()
-    result["diagnosis_automatic"] = dialog.running
-    if not dialog.running:
+    result["diagnosis_automatic"] = dialog.busy
+    if not dialog.busy:
         dialog.run_diagnosis()
 
     @guarded
     def poll() -> None:
-        if not dialog.running and dialog.diagnosis is not None:
+        if not dialog.busy and dialog.diagnosis is not None:
             QApplication.processEvents()
             result["click_to_diagnosis_s"] = time.perf_counter() - clicked
             result["diagnosis_max_ui_block_s"] = ticker.max_gap
             result["diagnosis_gaps_ms"] = ticker.gaps
             result["findings"] = len(dialog.diagnosis.findings)
             finish()
-        elif not dialog.running:
+        elif not dialog.busy:
             result["error"] = f"the diagnosis ended without findings: {dialog.status.text()}"
             finish()
         else:

@@ -52,11 +52,31 @@ def test_opening_evaluates_then_diagnoses_without_a_second_click(qtbot, col):
     assert counts.things_to_do(len(acting)) in view.counts.text()
 
 
+def test_busy_from_the_evaluation_until_the_diagnosis_has_ended(qtbot, col):
+    """Between the evaluation's results and the diagnosis's start (the next turn) the dialog is `busy`:
+    what waits for the dialog to settle (the end-to-end driver) does not read it half done."""
+    from aqt.qt import QTimer
+
+    dialog = _opened(qtbot, col, {"auto_diagnose": True})
+    seen: list[tuple[bool, bool, bool]] = []  # (evaluated, diagnosed, busy) at every turn of the loop
+
+    def look() -> None:
+        seen.append((dialog.evaluation is not None, dialog.diagnosis is not None, dialog.busy))
+        if dialog.diagnosis is None:
+            QTimer.singleShot(0, look)
+
+    look()
+    qtbot.waitUntil(lambda: dialog.diagnosis is not None, timeout=120_000)
+    assert any(ev and not dg for ev, dg, _ in seen), "the loop never turned between the two jobs"
+    assert all(busy for ev, dg, busy in seen if ev and not dg)
+    assert not dialog.busy
+
+
 def test_automatic_diagnosis_can_be_turned_off(qtbot, col):
     dialog = _opened(qtbot, col, {"auto_diagnose": False})
     qtbot.waitUntil(lambda: dialog.evaluation is not None and not dialog.running, timeout=60_000)
     qtbot.wait(50)
-    assert dialog.diagnosis is None and not dialog.running
+    assert dialog.diagnosis is None and not dialog.busy
 
 
 def test_each_button_carries_out_its_action(qtbot, col):
