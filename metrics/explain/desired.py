@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .findings import Words
 
-OFF_AT = "{retention} ({gap} measured minus predicted, {reviews} reviews)"
+OFF_AT = "{retention} ({gap} measured minus predicted, 95% interval {low} to {high}, {reviews} reviews)"
 _WHY = (
     "Your reviews whose prediction was near each candidate retention (late and early reviews put many there): "
     "measured minus predicted recall, with 95% intervals taken together over the {count} candidates. Anki's "

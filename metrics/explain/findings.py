@@ -179,7 +179,7 @@ PARAMETERS_OOS_OK = Words(
     "interval reaches zero or below).",
 )
 
-DECK_OFF = '"{deck}" ({gap}, {reviews} reviews)'
+DECK_OFF = '"{deck}" ({gap}, 95% interval {low} to {high}, {reviews} reviews)'
 DECKS_OK = Words(
     "In every deck with at least {min_group} reviews ({judged}), FSRS's predictions match your recall within "
     "chance (or within 3 percentage points).",
@@ -187,7 +187,7 @@ DECKS_OK = Words(
     "Each deck's measured minus predicted recall has a 95% interval that includes zero.",
 )
 DECKS_OFF = Words(
-    "FSRS is off beyond chance in {decks}: {names} (measured minus predicted recall).",
+    "FSRS is off beyond chance in {decks}, measured minus predicted recall: {names}.",
     "If such a deck holds a different kind of material, give it a preset of its own (Deck Options → Add preset) "
     "and optimize that preset.",
     "In these decks the 95% interval of measured minus predicted recall excludes zero and the gap is 3 "

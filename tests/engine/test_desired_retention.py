@@ -51,6 +51,11 @@ def test_the_trusted_range_on_simulated_learners(tmp_path):
         told += misfit.verdict == "suggestion"
         if misfit.verdict == "suggestion":
             assert "off near" in misfit.summary and misfit.actions[0]["kind"] == "deck-options"
+            for c in misfit.evidence["candidates"]:  # each place named with its interval and review count
+                if c["verdict"] == "off":
+                    said = f"{c['reviews']:,} reviews"
+                    low, high = f"{c['low'] * 100:+.1f} pp", f"{c['high'] * 100:+.1f} pp"
+                    assert f"95% interval {low} to {high}, {said}" in misfit.summary
     print(f"honest: {false_alarms} of {judged} candidates in 0.75-0.95 called off; misfit told in {told} of 4")
     assert judged >= 8  # the late and early reviews give the middle candidates enough reviews to judge
     assert false_alarms == 0

@@ -127,6 +127,9 @@ def test_a_deck_of_other_material_is_told_to_get_its_own_preset(tmp_path):
         if decks.verdict == "suggestion":  # the decks off beyond chance, each shown in the Browser and evaluated
             browse = [a for a in decks.actions if a["kind"] == "browse"]
             assert len(browse) == len(decks.evidence["decks_off"]) >= 1
+            for d in decks.evidence["decks_off"][:3]:  # each deck named with its gap's interval
+                low, high = (f"{x * 100:+.1f} pp" for x in d["gap_ci"])
+                assert f'"{d["deck"]}" ({d["gap"] * 100:+.1f} pp, 95% interval {low} to {high},' in decks.summary
             assert sorted(col.find_cards(browse[0]["search"])) == cards
     finally:
         col.close(downgrade=False)

@@ -26,13 +26,18 @@ def check(ctx: Context) -> list[Finding]:
         said = words.DECKS_OK.fill(min_group=MIN_GROUP, judged=judged)
         return [Finding.of("decks", Verdict.OK, words.COLLECTION, said, evidence)]
     off.sort(key=lambda d: -abs(d["gap"]))
-    names = ", ".join(
-        words.DECK_OFF.format(deck=d["deck"], gap=fmt.points(d["gap"], True), reviews=fmt.count(d["reviews"]))
-        for d in off[:NAMED]
-    )
+    names = ", ".join(_named(d) for d in off[:NAMED])
     said = words.DECKS_OFF.fill(decks=counts.decks(len(off)), names=names)
     affected = sum(d["reviews"] for d in off)
     return [Finding.of("decks", Verdict.SUGGESTION, words.COLLECTION, said, evidence, affected=affected)]
+
+
+def _named(d: dict[str, Any]) -> str:
+    """Return a deck off beyond chance as the sentence names it: its gap with the gap's 95% interval."""
+    low, high = (fmt.points(x, True) for x in d["gap_ci"])
+    return words.DECK_OFF.format(
+        deck=d["deck"], gap=fmt.points(d["gap"], True), low=low, high=high, reviews=fmt.count(d["reviews"])
+    )
 
 
 def _decks_off(ctx: Context) -> tuple[list[dict[str, Any]], int]:

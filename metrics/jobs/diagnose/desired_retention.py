@@ -65,4 +65,6 @@ def _range(judged: list[Candidate]) -> str:
 
 
 def _off_at(c: Candidate) -> str:
-    return words.OFF_AT.format(retention=_pct(c.retention), gap=fmt.points(c.gap, True), reviews=fmt.count(c.reviews))
+    low, high = fmt.points(c.low, True), fmt.points(c.high, True)
+    gap = fmt.points(c.gap, True)
+    return words.OFF_AT.format(retention=_pct(c.retention), gap=gap, low=low, high=high, reviews=fmt.count(c.reviews))
