@@ -1,4 +1,4 @@
-"""The trainings of the finding "ignore-before": a preset's scored reviews split in time (the latest quarter
+"""The trainings of the finding "ignore-before": a preset's scored reviews split in time (the latest sixth
 tested), Anki's optimizer trained on the reviews before the split (once on every card, once per candidate
 date on the cards whose learning began on or after it: what Anki keeps with "Ignore cards reviewed
 before"), and each trained FSRS's predictions of the same tested reviews."""

@@ -13,6 +13,8 @@ from functools import partial
 from statistics import NormalDist
 from typing import Any
 
+import numpy as np
+
 from ...explain import formatting as fmt
 from ...explain import ignore_before as words
 from ...reviews.cutoffs import Cutoff, candidates
@@ -35,26 +37,24 @@ MIN_GAIN = since_last.MIN_GAIN  # a smaller log-loss gain is not worth losing wh
 
 def plan(ctx: Context, part: PresetPart) -> tuple[int, Callable[[], list[Finding]]]:
     """Return the estimated bytes the check of this preset holds (its window and trainings: none when it
-    does not train), and the check (context.each_preset_beside)."""
-    if not trains(ctx, part) or ctx.trainer is None or part.reviews < MIN_TEST + MIN_TRAIN:
-        return 0, partial(check, ctx, part)
-    cards = ctx.card_preset == part.id
-    workers, cost = memory(ctx.data, cards, ctx.job.gate.budget)
-    return cost, partial(check, ctx, part, (workers, cost))
-
-
-def check(ctx: Context, part: PresetPart, planned: tuple[int, int] | None = None) -> list[Finding]:
-    """Return the ignore-before finding of one preset (none without Anki's optimizer); `planned`: the
-    trainings at once and the bytes to hold, as `plan` estimated them. Runs beside the other checks
-    (context.each_preset_beside): it reads the context's collection and scored table, writes nothing."""
+    does not train), and its check, which returns the finding (none without Anki's optimizer): this finding's
+    `check`, in the form context.each_preset_beside takes."""
     if not trains(ctx, part) or ctx.trainer is None:
-        return []
+        return 0, list  # no finding without Anki's optimizer
     needed = MIN_TEST + MIN_TRAIN
     if part.reviews < needed:
-        return [too_few(ID, part.scope, part.reviews, needed)]
-    ctx.job.check()  # in the thread beside the others: no progress of its own (context.each_preset_beside)
+        found = [too_few(ID, part.scope, part.reviews, needed)]
+        return 0, lambda: found
     cards = ctx.card_preset == part.id
-    workers, cost = planned or memory(ctx.data, cards, ctx.job.gate.budget)
+    workers, cost = memory(ctx.data, cards, ctx.job.gate.budget)
+    return cost, partial(_checked, ctx, part, cards, workers, cost)
+
+
+def _checked(ctx: Context, part: PresetPart, cards: np.ndarray, workers: int, cost: int) -> list[Finding]:
+    """Return the finding of a preset that trains: `workers` trainings at once, `cost` bytes held. Runs beside
+    the other checks (context.each_preset_beside): it reads the context's collection and scored table, writes
+    nothing."""
+    ctx.job.check()  # in the thread beside the others: no progress of its own (context.each_preset_beside)
     settle()  # what the checks before freed goes back to the system first (the command line)
     with ctx.job.hold(cost):  # the window, its predictions and its trainings: one job in the memory gate
         return [_judged(ctx, part, window(restrict(ctx.data, cards), MIN_TEST), workers)]
@@ -93,8 +93,7 @@ def _tested(ctx: Context, win: Window, dates: list[Cutoff], workers: int) -> lis
     sets = [(win.train, "every card")] + [(win.kept(c.ms), f"the cards begun on or after {_date(c.ms)}") for c in dates]
     every, *cuts = run.predict_each(sets, workers)
     z = NormalDist().inv_cdf(1 - ALPHA / (2 * len(dates)))
-    out = [(c, paired_gain_by_card(every, cut, run.y, run.card, z)) for c, cut in zip(dates, cuts, strict=True)]
-    return out
+    return [(c, paired_gain_by_card(every, cut, run.y, run.card, z)) for c, cut in zip(dates, cuts, strict=True)]
 
 
 def _finding(
