@@ -16,6 +16,7 @@ from ..bundled import addon_version
 from ..metrics.errors import EvaluationError
 from ..metrics.export import interrupts
 from ..metrics.export.safefile import check_target
+from ..metrics.export.scratch import sweep
 from ..metrics.jobs import gate
 from ..metrics.jobs.options import Options, short_term_floor_rating
 from ..metrics.read.anki_backend import anki_trainer
@@ -32,7 +33,6 @@ from .arguments import (
 )
 from .copy import opened_copy, put_aside, read_scope
 from .output import OutputError, clean, emit, fail, silence_stdout, to_json
-from .scratch import sweep
 
 if TYPE_CHECKING:
     from ..metrics.jobs.evaluate import Evaluation

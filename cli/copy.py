@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from ..metrics.export.scratch import run_folder
 from ..metrics.read.collection_file import copy_collection, is_damage
 from .arguments import UsageError
-from .scratch import run_folder
 
 if TYPE_CHECKING:
     from ..metrics.read.collection import CollectionData

@@ -7,31 +7,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from aqt.qt import (
-    QApplication,
-    QCheckBox,
-    QDialog,
-    QFileDialog,
-    QLabel,
-    QPushButton,
-    QSize,
-    Qt,
-    QTabWidget,
-    QWidget,
-)
+from aqt.qt import QApplication, QCheckBox, QDialog, QFileDialog, QLabel, QPushButton, QSize, Qt, QTabWidget, QWidget
 
 from ..metrics.errors import EvaluationError
 from ..metrics.explain import counts
 from ..metrics.explain import formatting as fmt
-from ..metrics.read.collection_file import damage_text, is_damage
 from . import operations
 from .export_flow import Exporting
+from .freshness import Freshness
 from .geometry import fit_to_screen
-from .job_status import Controls, JobStatus
+from .job_status import JobStatus
+from .jobs import Jobs
 from .layout import build
 from .scope_bar import ScopeBar
-from .summary import describe, headline, save_folder
-from .views import NEXT_TURN_MS, Views
+from .settings import checked
+from .summary import describe, save_folder
+from .text import set_plain, set_rich
+from .turns import NEXT_TURN_MS
+from .views import Views
 from .views.results import ResultsView
 from .views.whattodo import WhatToDoView
 
@@ -48,6 +41,7 @@ class CalibrationDialog(QDialog):
     job: JobStatus
     headline: QLabel
     stale_label: QLabel
+    notice: QLabel  # what the learner should know about the add-on's settings and files (plain lines)
     views: Views
     tabs: QTabWidget
     save_button: QPushButton
@@ -61,7 +55,7 @@ class CalibrationDialog(QDialog):
         self,
         parent: QWidget | None,
         runner: Any,
-        config: dict[str, Any],
+        config: Any,  # the add-on's settings as Anki's config editor left them (checked here)
         save_config: Callable[[dict[str, Any]], None] | None = None,
         anki_version: str = "",
         history: str | None = None,
@@ -69,21 +63,23 @@ class CalibrationDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(TITLE)
         self.setWindowModality(Qt.WindowModality.NonModal)
-        self.runner, self.config, self.save_config, self.anki_version = runner, dict(config), save_config, anki_version
+        self.config, problems = checked(config)  # a bad setting: its default, and one line saying so
+        self.runner, self.save_config, self.anki_version = runner, save_config, anki_version
         self.history = history  # the file of past diagnoses (the add-on's user files), or None
+        self.fresh = Freshness()  # what each result shown was made for, and what changed since
+        self.closed = False  # closed by the learner (or with the profile): no job's outcome is shown any more
         self.evaluation: Any = None
         self.comparison: Any = None
         self.diagnosis: Any = None
         self.export_tables: Any = None
         self.message = self.export_summary = ""
-        self._cache: dict[tuple[str, int], Any] = {}  # one scope's data, kept for the next job
-        self._reads = 0  # how many times the revlog was read (tests check the cache)
         self._fitted = False
-        self._restart = False  # start() again once the running job has ended
+        self.jobs = Jobs(self)
         build(self)
         self.exporting = Exporting(self)
         self.bar.fill(runner.collection())
         self.bar.load(self.config)
+        self.tell(problems)
 
     # -- the parts the tests and the end-to-end driver use by name --------------------------
     @property
@@ -99,6 +95,11 @@ class CalibrationDialog(QDialog):
     @property
     def stale(self) -> bool:
         return self.views.stale
+
+    @property
+    def _reads(self) -> int:
+        """How many times the revlog was read (tests check that a scope is read once)."""
+        return self.jobs.reads
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
         return QSize(920, 760)
@@ -124,17 +125,40 @@ class CalibrationDialog(QDialog):
         return operations.options(self.bar.choices(), self.anki_version)
 
     def _changed(self) -> None:
-        """A scope or option changed: results shown so far no longer match."""
+        """A scope or option changed: results shown so far may no longer match."""
         self.export_tables = None
         if "export" in self.views.built:
             self.views.get("export").clear("")
-        if self.evaluation is not None or self.comparison is not None or self.diagnosis is not None:
-            self.set_stale(True)
+        self.refresh()
 
-    def set_stale(self, stale: bool) -> None:
-        """Grey out the shown results and say they are out of date (or undo that)."""
-        self.stale_label.setVisible(stale)
-        self.views.set_stale(stale)
+    def collection_changed(self, answered: bool = False, lists: bool = False) -> None:
+        """Anki changed the collection (a review answered, cards, decks or presets changed): the results shown
+        are out of date and say so; with `lists`, the deck and preset lists follow Anki's as they are now."""
+        if answered:
+            self.fresh.answered()
+        else:
+            self.fresh.changed()
+        if lists and not self.closed and self.runner.collection() is not None:
+            self.bar.fill(self.runner.collection())
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Mark each result shown that no longer matches the scope, options and collection (or undo that)."""
+        scope, choices = self.bar.scope(), self.bar.choices()
+        why = self.fresh.why_stale("evaluation", scope, choices)
+        set_plain(self.stale_label, why)
+        self.stale_label.setVisible(bool(why))
+        self.views.set_stale(bool(why))
+        if "compare" in self.views.built:
+            self.views.get("compare").set_stale(bool(self.fresh.why_stale("comparison", scope, choices)))
+        self.whattodo.set_stale(bool(self.fresh.why_stale("diagnosis", scope, choices, uses_choices=False)))
+
+    def tell(self, lines: list[str] | tuple[str, ...]) -> None:
+        """Show what the learner should know about the add-on's own settings and files (plain lines)."""
+        shown = [line for line in self.notice.text().split("\n") if line]
+        shown += [line for line in lines if line not in shown]
+        set_plain(self.notice, "\n".join(shown))
+        self.notice.setVisible(bool(shown))
 
     def _remember(self) -> None:
         s = self.bar.scope()
@@ -143,103 +167,58 @@ class CalibrationDialog(QDialog):
             self.save_config({k: v for k, v in self.config.items() if not k.startswith("_")})
 
     # -- jobs -------------------------------------------------------------------------------
-    def _start(self, text: str, reads_scope: bool = True) -> operations.Request | None:
-        """Start a job: return its request, or None when one runs already or the scope is incomplete."""
-        missing = self.bar.missing()
-        if self.running or (reads_scope and missing):
-            if missing and not self.running:
-                self._show_message(missing)
-            return None
-        col = self.runner.collection()
-        scope = self.bar.scope()
-        controls: Controls = self.job.start(text)
-        self.run_button.setEnabled(False)
-        self.views.set_running(True)
-        key = scope.key(col)
-        return operations.Request(
-            self, scope, controls, self.bar.choices(), self.anki_version, self._cache.get(key), key
-        )
-
-    def _ended(self, text: str = "") -> None:
-        self.job.finish(text)
-        self.run_button.setEnabled(True)
-        self.views.set_running(False)
-        if self._restart:
-            self._restart = False
-            self.job.later(self.start, NEXT_TURN_MS)
-
-    def _keep(self, req: operations.Request, done: operations.Done) -> Any:
-        """Keep the scope's data the op read (one scope only: the revlog arrays can be large)."""
-        if req.cached is None:
-            self._cache = {req.key: done.data}
-            self._reads += 1
-        return done.result
-
     def start(self) -> None:
         """What opening the dialog does: evaluate, then (unless the config says not to) diagnose. A job still
         running (the dialog opened again on another deck) is cancelled first, then this starts."""
         if self.running:
-            self._restart = True
+            self.jobs.restart = True
             self.cancel()
             return
-        self.run(then=self.run_diagnosis if self.config.get("auto_diagnose", True) else None)
+        self.run(then=self.run_diagnosis if self.config["auto_diagnose"] else None)
 
     def run(self, then: Callable[[], None] | None = None) -> None:
-        """Start an evaluation of the current scope and options in the background; then `then` on success."""
-        req = self._start("Evaluating…")
-        if req is None:
-            return
-        self._remember()
-        scope = self.bar.scope_text()
+        """Start an evaluation of the current scope and options in the background; then `then` on success (when
+        the scope and options are still those evaluated)."""
+        text = self.bar.scope_text()
 
-        def success(done: operations.Done) -> None:
-            self._ended()
-            self.show_evaluation(self._keep(req, done), scope, keep_tab=then is not None)
-            if then is not None:  # in the next turn: the results are painted first
+        def show(_req: operations.Request, ev: Any) -> None:
+            self.jobs.ended()
+            self.show_evaluation(ev, text, keep_tab=then is not None)
+            self.refresh()
+            if then is not None and not self.stale:  # still what is selected; its results painted first
                 self.job.later(then, NEXT_TURN_MS)
 
-        self.runner.start(operations.evaluate(req, success, self._failed))
+        self.jobs.launch("Evaluating…", "evaluation", operations.evaluate, show, self._remember)
 
     def run_compare(self) -> None:
         """Compare the models on the current scope in the background (trains FSRS five times)."""
-        req = self._start("Comparing models…")
-        if req is None:
-            return
         self.comparison = None
 
-        def success(done: operations.Done) -> None:
-            self._ended()
-            self.show_comparison(self._keep(req, done))
+        def show(_req: operations.Request, cmp: Any) -> None:
+            self.jobs.ended()
+            self.show_comparison(cmp)
 
-        self.runner.start(operations.compare(req, success, self._failed))
+        self.jobs.launch("Comparing models…", "comparison", operations.compare, show, lambda: None)
 
     def show_comparison(self, cmp: Any) -> None:
         """Show a comparison in its tab."""
         self.comparison = cmp
-        view = self.views.get("compare")
-        view.show_comparison(cmp)  # type: ignore[attr-defined]
-        view.set_stale(False)
-        if self.evaluation is None or not self.stale:
-            self.set_stale(False)
+        self.views.get("compare").show_comparison(cmp)  # type: ignore[attr-defined]
         self.job.say(f"Compared on {fmt.count(cmp.reviews_compared)} of {fmt.count(cmp.reviews_total)} reviews.")
 
     def run_diagnosis(self) -> None:
         """Diagnose the current scope in the background (runs Anki's health check per preset: it trains)."""
-        req = self._start("Finding out what to do…")
-        if req is None:
-            return
         self.diagnosis = None
 
-        def success(done: operations.Done) -> None:
-            result = self._keep(req, done)
+        def show(_req: operations.Request, result: Any) -> None:
             acting = sum(f.verdict in ("problem", "suggestion") for f in result.findings)
-            self._ended(f"{counts.things_to_do(acting)}, from {fmt.count(result.reviews)} reviews.")
+            self.jobs.ended(f"{counts.things_to_do(acting)}, from {fmt.count(result.reviews)} reviews.")
             self.diagnosis = result
             self.whattodo.show_diagnosis(result)
-            self.whattodo.set_stale(False)
             self.tabs.setCurrentWidget(self.whattodo)
 
-        self.runner.start(operations.diagnose(req, self.history, success, self._failed))
+        diagnose = lambda req, success, failure: operations.diagnose(req, self.history, success, failure)  # noqa: E731
+        self.jobs.launch("Finding out what to do…", "diagnosis", diagnose, show, lambda: None)
 
     def prepare_export(self, then: Callable[[Any], None] | None = None) -> None:
         """Build the benchmark tables of the current scope in the background; then(tables) on success."""
@@ -254,34 +233,17 @@ class CalibrationDialog(QDialog):
         self.exporting.flow()
 
     def cancel(self) -> None:
-        """Ask the running job to stop; results shown from before are marked out of date."""
-        if self.job.cancel() and (self.evaluation is not None or self.comparison is not None):
-            self.set_stale(True)
-
-    def _failed(self, error: Exception) -> None:
-        from ..metrics.errors import Cancelled
-
-        self._ended()
-        if isinstance(error, Cancelled):
-            self.job.say("Cancelled.")
-            if self.evaluation is not None or self.comparison is not None:
-                self.set_stale(True)
-        elif isinstance(error, EvaluationError):
-            self._show_message(str(error))
-        elif is_damage(error):  # Anki's backend or SQLite cannot read part of the collection
-            text = damage_text(str(error))
-            self._show_message(text[:1].upper() + text[1:])
-        else:
-            self._show_message(f"The evaluation failed: {error}")
-            raise error  # an unexpected error: let Anki's error handler report it
+        """Ask the running job to stop (the results shown stay, marked if they no longer match)."""
+        self.job.cancel()
 
     # -- results ----------------------------------------------------------------------------
     def _show_message(self, text: str) -> None:
         self.message = text
         self.evaluation = None
-        self.headline.setText(text)
+        set_plain(self.headline, text)
         self.views.clear(text)
-        self.set_stale(False)
+        self.fresh.keep("evaluation", None)
+        self.refresh()
         self._set_results_enabled(False)
 
     def _set_results_enabled(self, enabled: bool) -> None:
@@ -292,14 +254,9 @@ class CalibrationDialog(QDialog):
         """Show an engine Evaluation in every view, with a headline naming what produced it."""
         self.evaluation = ev
         self.message = ""
-        self.headline.setText(f"{describe(ev, scope or self.bar.scope_text())}<br>{headline(ev)}")
+        set_rich(self.headline, "<b>{scope}</b>{rest}<br>{numbers}", **describe(ev, scope or self.bar.scope_text()))
         self.views.show_evaluation(ev)
-        self.set_stale(False)
-        if self.comparison is not None:
-            self.views.get("compare").set_stale(True)  # made with the earlier choices
-        if self.diagnosis is not None:
-            self.whattodo.set_stale(True)
-        elif self.tabs.currentWidget() is self.whattodo and not keep_tab:
+        if self.diagnosis is None and self.tabs.currentWidget() is self.whattodo and not keep_tab:
             self.tabs.setCurrentWidget(self.results)  # nothing to show there yet: show the numbers
         self._set_results_enabled(True)
 
@@ -338,4 +295,11 @@ class CalibrationDialog(QDialog):
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
         self.cancel()
+        self.closed = True  # whatever the running job brings back is dropped
         super().closeEvent(event)
+
+    def done(self, result: int) -> None:
+        """Closed by Escape, Close or Anki (the profile closing): as closeEvent."""
+        self.cancel()
+        self.closed = True
+        super().done(result)

@@ -12,6 +12,7 @@ from ..metrics.errors import EvaluationError
 from ..metrics.explain import formatting as fmt
 from . import operations
 from .summary import save_folder
+from .text import set_plain
 from .views.export import LEAVES, NEVER
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ class Exporting:
 
     def prepare(self, then: Callable[[Any], None] | None = None) -> None:
         """Build the benchmark tables of the current scope in the background; then(tables) on success."""
-        req = self.d._start("Preparing the export…")
+        req = self.d.jobs.start("Preparing the export…")
         if req is None:
             return
         self.d.export_tables = None
@@ -39,25 +40,25 @@ class Exporting:
                 f"The export holds {fmt.count(rows['revlogs'])} reviews of {fmt.count(rows['cards'])} cards "
                 f"in {fmt.count(rows['decks'])} decks."
             )
-            self.d._ended(self.d.export_summary)
+            self.d.jobs.ended(self.d.export_summary)
             self.d.views.get("export").show_prepared(rows, scored)  # type: ignore[attr-defined]
             if rows["revlogs"] == 0:
                 self.d._show_message("No reviews to export in this scope (cards need a learning step).")
             elif then is not None:
                 then(tables)
 
-        self.d.runner.start(operations.prepare_export(req, success, self.d._failed))
+        self.d.runner.start(operations.prepare_export(req, success, self.d.jobs.failed))
 
     def save(self, path: str, then: Callable[[str], None] | None = None) -> None:
         """Write the prepared export to `path` in the background (whole or not at all)."""
         tables = self.d.export_tables
-        req = None if tables is None else self.d._start("Writing the export…", reads_scope=False)
+        req = None if tables is None else self.d.jobs.start("Writing the export…", reads_scope=False)
         if req is None:
             return
         export = self.d.views.get("export")
 
         def success(written: str) -> None:
-            self.d._ended(f"Saved {written}")
+            self.d.jobs.ended(f"Saved {written}")
             export.show_saved(written)  # type: ignore[attr-defined]
             self.d.tabs.setCurrentWidget(export)
             if then is not None:
@@ -65,10 +66,10 @@ class Exporting:
 
         def failure(error: Exception) -> None:
             if not isinstance(error, EvaluationError):
-                self.d._failed(error)
+                self.d.jobs.failed(error)
                 return
-            self.d._ended(str(error))
-            export.next.setText(str(error))  # type: ignore[attr-defined]
+            self.d.jobs.ended(str(error))
+            set_plain(export.next, str(error))  # type: ignore[attr-defined]
 
         self.d.runner.start(operations.save_export(req, tables, path, success, failure))
 

@@ -8,7 +8,10 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from aqt.qt import QHBoxLayout, QLabel, QProgressBar, QPushButton, QSizePolicy, QTimer, QWidget
+from aqt.qt import QHBoxLayout, QProgressBar, QPushButton, QTimer, QWidget
+
+from .text import label, set_plain
+from .turns import later, on
 
 POLL_MS = 200  # how often the progress line shows the op's latest step
 
@@ -45,19 +48,18 @@ class JobStatus(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setEnabled(False)
-        self.cancel_button.clicked.connect(on_cancel)
+        on(self.cancel_button.clicked, on_cancel)
         self.progress = QProgressBar()
         self.progress.setRange(0, 0)
         self.progress.setVisible(False)
         self.progress.setMaximumWidth(160)
-        self.status = QLabel("")
-        self.status.setWordWrap(True)
-        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.status = label("", squeeze=True)
         row.addWidget(self.cancel_button)
         row.addWidget(self.progress)
         row.addWidget(self.status, 1)
         self.controls = Controls()
         self.running = False
+        self.serial = 0  # the number of the latest job started: an outcome for an earlier one is not its own
         self.pending = 0  # jobs to start in the next turn (the diagnosis after an evaluation)
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._show_step)
@@ -65,6 +67,7 @@ class JobStatus(QWidget):
     def start(self, text: str) -> Controls:
         """Show a job as started, and return fresh controls for its op."""
         self.controls = Controls()
+        self.serial += 1
         self._set(True, text)
         self._timer.start(POLL_MS)
         return self.controls
@@ -79,7 +82,7 @@ class JobStatus(QWidget):
         if not self.running:
             return False
         self.controls.cancelled.set()
-        self.status.setText("Cancelling…")
+        set_plain(self.status, "Cancelling…")
         return True
 
     def later(self, start: Callable[[], None], ms: int) -> None:
@@ -90,19 +93,19 @@ class JobStatus(QWidget):
             self.pending -= 1
             start()
 
-        QTimer.singleShot(ms, call)
+        later(self, ms, call)
 
     def say(self, text: str) -> None:
         """Show `text` on the status line."""
-        self.status.setText(text)
+        set_plain(self.status, text)
 
     def _set(self, running: bool, text: str) -> None:
         self.running = running
         self.progress.setVisible(running)
         self.cancel_button.setEnabled(running)
-        self.status.setText(text)
+        set_plain(self.status, text)
 
     def _show_step(self) -> None:
         step = self.controls.latest()
         if self.running and step and not self.controls.should_stop():
-            self.status.setText(step + "…")
+            set_plain(self.status, step + "…")

@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from aqt.qt import QCheckBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, Qt, QVBoxLayout
+from aqt.qt import QCheckBox, QHBoxLayout, QPushButton, QVBoxLayout
 
 from .job_status import JobStatus
 from .scope_bar import ScopeBar
+from .text import label, tooltip
+from .turns import on
 from .views import Views
 from .views.compare import CompareView
 from .views.decks import DecksView
@@ -33,18 +35,21 @@ def build(d: CalibrationDialog) -> None:
     run_row = QHBoxLayout()
     d.run_button = QPushButton("Evaluate")
     d.run_button.setDefault(True)
-    d.run_button.clicked.connect(d.run)
+    on(d.run_button.clicked, d.run)
     d.job = JobStatus(d.cancel)
     run_row.addWidget(d.run_button)
     run_row.addWidget(d.job, 1)
     layout.addLayout(run_row)
-    d.headline = _label("Choose a scope and press Evaluate.")
-    d.headline.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    d.stale_label = _label("Out of date — run again: the results below are for other choices.")
+    d.headline = label("Choose a scope and press Evaluate.", selectable=True, squeeze=True)
+    d.stale_label = label("", squeeze=True)
     d.stale_label.setStyleSheet("color: #D55E00; font-weight: bold")
     d.stale_label.setVisible(False)
+    d.notice = label("", selectable=True, squeeze=True)
+    d.notice.setStyleSheet("color: #D55E00")
+    d.notice.setVisible(False)
     layout.addWidget(d.headline)
     layout.addWidget(d.stale_label)
+    layout.addWidget(d.notice)
     # the comparison's view is built when its tab is first shown: built while the first evaluation read the
     # collection, it froze Anki's window for 136 ms (bench_dialog, 500k reviews)
     d.views = Views(_makers(d), first=("whattodo", "results"), on_demand=("compare",))
@@ -54,13 +59,6 @@ def build(d: CalibrationDialog) -> None:
     layout.addWidget(d.tabs, 1)
     layout.addLayout(_buttons(d))
     d._set_results_enabled(False)
-
-
-def _label(text: str) -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-    return label
 
 
 def _makers(d: CalibrationDialog) -> dict[str, tuple[str, Callable[[], Any]]]:
@@ -79,14 +77,14 @@ def _makers(d: CalibrationDialog) -> dict[str, tuple[str, Callable[[], Any]]]:
 def _buttons(d: CalibrationDialog) -> QHBoxLayout:
     row = QHBoxLayout()
     d.save_button = QPushButton("Save chart…")
-    d.save_button.clicked.connect(d._save_chart_dialog)
+    on(d.save_button.clicked, d._save_chart_dialog)
     d.copy_button = QPushButton("Copy results")
-    d.copy_button.clicked.connect(d.copy_results)
+    on(d.copy_button.clicked, d.copy_results)
     d.remember = QCheckBox("Remember choices")
-    d.remember.setToolTip("Use these scope and options again next time.")
+    d.remember.setToolTip(tooltip("Use these scope and options again next time."))
     d.remember.setChecked(True)
     close = QPushButton("Close")
-    close.clicked.connect(d.close)
+    on(close.clicked, d.close)
     for widget in (d.save_button, d.copy_button):
         row.addWidget(widget)
     row.addStretch(1)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from aqt import gui_hooks, mw
-from aqt.qt import QAction, QMenu, QTimer
+from aqt.qt import QAction, QMenu
 from aqt.utils import showWarning
+
+from .turns import later, on
 
 MENU_TEXT = "FSRS Calibration…"
 EXPORT_TEXT = "Export for the FSRS benchmark…"
@@ -35,7 +37,7 @@ def open_dialog(kind: str = "collection", value: str = "", action: str = "evalua
         return
     from . import dialog  # imported in this turn, built in the next
 
-    QTimer.singleShot(dialog.NEXT_TURN_MS, lambda: _open(kind, value, action))
+    later(mw, dialog.NEXT_TURN_MS, lambda: _open(kind, value, action))
 
 
 def _open(kind: str, value: str, action: str) -> None:
@@ -49,6 +51,7 @@ def _open(kind: str, value: str, action: str) -> None:
 
     dialog = _dialog
     if dialog is not None:
+        dialog.bar.fill(mw.col)  # the decks and presets as they are now
         dialog.set_scope(kind, value)
         _show(dialog)
         if action == "export":
@@ -56,29 +59,34 @@ def _open(kind: str, value: str, action: str) -> None:
         else:
             dialog.start()
         return
-    config = mw.addonManager.getConfig(ADDON) or {}
+    config = mw.addonManager.getConfig(ADDON)  # checked by the dialog: Anki's editor takes any JSON
     save = lambda c: mw.addonManager.writeConfig(ADDON, c)  # noqa: E731
-    dialog = _dialog = CalibrationDialog(mw, AnkiRunner(mw), config, save, version, _history_file())
-    dialog.finished.connect(_forget)
+    history, problem = _history_file()
+    dialog = _dialog = CalibrationDialog(mw, AnkiRunner(mw), config, save, version, history)
+    dialog.tell([problem] if problem else [])
+    on(dialog.finished, _forget)
     dialog.set_scope(kind, value)
     if action == "export":
         _show(dialog)
         dialog.export_flow()
     else:
-        QTimer.singleShot(NEXT_TURN_MS, lambda: _show(dialog, start=True))
+        later(dialog, NEXT_TURN_MS, lambda: _show(dialog, start=True))
 
 
-def _history_file() -> str | None:
-    """Return this profile's file of past diagnoses, in the add-on's user files (kept across updates)."""
+def _history_file() -> tuple[str | None, str]:
+    """Return this profile's file of past diagnoses, in the add-on's user files (kept across updates), or
+    None and the line that says why there is none."""
     import os
+
+    from ..metrics.explain.dialog import HISTORY_NO_FOLDER
 
     try:
         folder = os.path.join(mw.addonManager.addonsFolder(ADDON), "user_files")
         os.makedirs(folder, exist_ok=True)
-    except OSError:
-        return None
+    except OSError as err:
+        return None, HISTORY_NO_FOLDER.format(reason=err.strerror or str(err))
     name = "".join(c if c.isalnum() or c in "-_" else "_" for c in str(mw.pm.name or "profile"))
-    return os.path.join(folder, f"diagnoses-{name}.json")
+    return os.path.join(folder, f"diagnoses-{name}.json"), ""
 
 
 def _show(dialog: Any, start: bool = False) -> None:
@@ -87,10 +95,10 @@ def _show(dialog: Any, start: bool = False) -> None:
         dialog.raise_()
         dialog.activateWindow()
         if start:
-            QTimer.singleShot(START_AFTER_MS, dialog.start)
+            later(dialog, START_AFTER_MS, dialog.start)
 
 
-def _forget(*_args: Any) -> None:
+def _forget() -> None:
     global _dialog
     if _dialog is not None:
         # Anki's own way for a closed dialog: deleted later, its reference cycles collected on the main
@@ -104,6 +112,7 @@ def _forget(*_args: Any) -> None:
 
 
 def _close_dialog() -> None:
+    """The profile closes (a switch, or Anki quits): the job is cancelled, its outcome dropped, the dialog closed."""
     if _dialog is not None:
         _dialog.cancel()
         _dialog.close()
@@ -111,10 +120,24 @@ def _close_dialog() -> None:
 
 
 def _deck_menu(menu: QMenu, deck_id: Any) -> None:
-    name = mw.col.decks.name(deck_id)
+    name = mw.col.decks.name(deck_id)  # the deck's name now (the dialog's lists follow renames)
     action = QAction(DECK_MENU_TEXT, menu)
-    action.triggered.connect(lambda: open_dialog("deck", name))
+    on(action.triggered, lambda: open_dialog("deck", name))
     menu.addAction(action)
+
+
+def _operation_did_execute(changes: Any, handler: Any) -> None:
+    """Anki changed the collection: the dialog's results go out of date, its lists follow decks and presets."""
+    if _dialog is None:
+        return
+    lists = bool(getattr(changes, "deck", False) or getattr(changes, "deck_config", False))
+    if lists or getattr(changes, "card", False):
+        _dialog.collection_changed(lists=lists)
+
+
+def _answered(*_args: Any) -> None:
+    if _dialog is not None:
+        _dialog.collection_changed(answered=True)
 
 
 def _theme_changed() -> None:
@@ -127,11 +150,13 @@ def register(problem: str | None) -> None:
     global _problem
     _problem = problem
     action = QAction(MENU_TEXT, mw)
-    action.triggered.connect(lambda: open_dialog("collection"))
+    on(action.triggered, lambda: open_dialog("collection"))
     mw.form.menuTools.addAction(action)
     export = QAction(EXPORT_TEXT, mw)
-    export.triggered.connect(lambda: open_dialog("collection", action="export"))
+    on(export.triggered, lambda: open_dialog("collection", action="export"))
     mw.form.menuTools.addAction(export)
     gui_hooks.deck_browser_will_show_options_menu.append(_deck_menu)
     gui_hooks.profile_will_close.append(_close_dialog)
     gui_hooks.theme_did_change.append(_theme_changed)
+    gui_hooks.operation_did_execute.append(_operation_did_execute)
+    gui_hooks.reviewer_did_answer_card.append(_answered)

@@ -2,6 +2,15 @@
 function returns a QueryOp. This is the only ui module that imports the engine's jobs. An `op` runs in a
 worker and touches no widget and no dialog state: it gets plain inputs (the scope, the choices, the data
 read before if any, the job's controls) and returns its result; `success` applies it on the main thread.
+
+Inside a living Anki the learner keeps reviewing meanwhile, so no op may hold the collection for long:
+- every op runs `without_collection()`: Anki runs the ops that use the collection one at a time, so an
+  answered card (Anki's own op) would wait for the whole job; the collection's own lock still keeps each
+  read whole, and the reads come in small chunks (LIVING_CHUNK_ROWS), each a short wait at most;
+- Anki's health check, which trains while it holds the collection, runs in a private collection
+  (metrics/read/health_apart.py); the trainings use Anki's backend, which holds no collection for them.
+- `success` and `failure` reach the dialog only while it lives and the job is still its own (`Request.alive`):
+  a dialog closed, or a profile switched, meanwhile gets nothing.
 """
 
 from __future__ import annotations
@@ -39,21 +48,34 @@ class Request:
     anki_version: str = ""
     cached: Any = None
     key: Any = None  # the scope's key when the job started (Scope.key)
+    alive: Callable[[], bool] = lambda: True  # whether the dialog still wants this job's outcome
 
 
 @dataclass(frozen=True)
 class Done:
-    """An op's result, with the scope's data it read (for the dialog to keep for the next job)."""
+    """An op's result, with the scope's data it read (for the dialog to keep for the next job), and what the
+    learner should know about the add-on's own files (one plain line each)."""
 
     data: Any
     result: Any
+    notes: tuple[str, ...] = ()
 
 
 Failure = Callable[[Exception], None]
 
 
 def _query(req: Request, op: Callable[[Any], Any], success: Callable[[Any], None], failure: Failure) -> QueryOp:
-    return QueryOp(parent=req.parent, op=op, success=success).failure(failure)
+    """Return the QueryOp of `op`: off Anki's queue of collection ops, its outcome only for a living dialog."""
+
+    def succeeded(result: Any) -> None:
+        if req.alive():
+            success(result)
+
+    def failed(error: Exception) -> None:
+        if req.alive():
+            failure(error)
+
+    return QueryOp(parent=req.parent, op=op, success=succeeded).failure(failed).without_collection()
 
 
 def options(choices: dict[str, str], anki_version: str) -> Any:
@@ -67,11 +89,18 @@ def _scope_data(col: Any, req: Request, with_durations: bool = False) -> Any:
     """Return the scope's data: the one read before, else read now (in the worker)."""
     if req.cached is not None and not with_durations:
         return req.cached
-    from ..metrics.read.collection import read_collection
+    if col is None:  # the profile closed before the job began
+        from ..metrics.errors import EvaluationError
+        from ..metrics.explain.dialog import COLLECTION_CLOSED
+
+        raise EvaluationError(COLLECTION_CLOSED)
+    from ..metrics.read.collection import LIVING_CHUNK_ROWS, read_collection
     from ..metrics.read.scope import scope_search
 
     search, label = scope_search(col, req.scope.kind, req.scope.value)
-    return read_collection(col, search, label, with_durations=with_durations, with_intervals=True)
+    return read_collection(
+        col, search, label, with_durations=with_durations, with_intervals=True, chunk_rows=LIVING_CHUNK_ROWS
+    )
 
 
 def _stop_if_cancelled(req: Request) -> None:
@@ -113,31 +142,41 @@ def compare(req: Request, success: Callable[[Done], None], failure: Failure) -> 
 
 
 def diagnose(req: Request, history: str | None, success: Callable[[Done], None], failure: Failure) -> QueryOp:
-    """Diagnose the scope (runs Anki's health check per preset: it trains). `history`: the add-on's file of
-    past diagnoses of this profile (in its user files, never the collection): the last one of this scope
-    is compared with, and this one is added."""
+    """Diagnose the scope (runs Anki's health check per preset, apart: it trains). `history`: the add-on's
+    file of past diagnoses of this profile (in its user files, never the collection): the last one of this
+    scope is compared with, and this one is added."""
 
     def op(col: Any) -> Done:
+        from ..metrics.export.scratch import run_folder, sweep
         from ..metrics.jobs.diagnose import diagnose as run
         from ..metrics.jobs.diagnose.snapshot import last_for
-        from ..metrics.read.anki_backend import anki_health_check, anki_trainer
+        from ..metrics.read.anki_backend import anki_trainer
+        from ..metrics.read.health_apart import apart_health_check
 
         data = _scope_data(col, req)
         controls = req.controls
-        past = _past(history)
+        past, notes = _past(history)
+        sweep()  # private collections left by an Anki that was killed while it checked
         result = run(
             data,
-            anki_health_check(col),
+            apart_health_check(col, data, _private_collection, run_folder, controls.should_stop),
             options({}, req.anki_version),  # each card's preset, the benchmark's choices
             should_stop=controls.should_stop,
             progress=controls.report,
             trainer=anki_trainer(col),
             last=last_for(past, data.scope) if past else None,
         )
-        _record(history, past, result, col.path)
-        return Done(data, result)
+        notes += _record(history, past, result, col.path)
+        return Done(data, result, tuple(notes))
 
     return _query(req, op, success, failure)
+
+
+def _private_collection(path: str) -> Any:
+    """Open (or create) a collection of the add-on's own, with a backend of its own (not the learner's)."""
+    from anki.collection import Collection
+
+    return Collection(path)
 
 
 def prepare_export(req: Request, success: Callable[[Any], None], failure: Failure) -> QueryOp:
@@ -167,28 +206,35 @@ def save_export(req: Request, tables: Any, path: str, success: Callable[[str], N
     return _query(req, op, success, failure)
 
 
-def _past(history: str | None) -> list[dict[str, Any]] | None:
-    """Return the past diagnoses (None without a file, or when it cannot be read: then it is left alone)."""
+def _past(history: str | None) -> tuple[list[dict[str, Any]] | None, list[str]]:
+    """Return the past diagnoses (None without a file, or when it cannot be read: then it is left alone) and
+    the line that says why it could not be read."""
     from ..metrics.errors import EvaluationError
+    from ..metrics.explain import dialog as words
     from ..metrics.read.history_file import read_history
 
     if not history:
-        return None
+        return None, []
     try:
-        return read_history(history)
-    except EvaluationError:
-        return None
+        return read_history(history), []
+    except EvaluationError as err:
+        return None, [words.HISTORY_UNREADABLE.format(reason=err)]
 
 
-def _record(history: str | None, past: list[dict[str, Any]] | None, result: Any, collection: str) -> None:
-    """Add this diagnosis to the history file (a file that could not be read is never replaced)."""
+def _record(history: str | None, past: list[dict[str, Any]] | None, result: Any, collection: str) -> list[str]:
+    """Add this diagnosis to the history file (a file that could not be read is never replaced); return the
+    line that says why it could not be written, if so."""
     from ..metrics.errors import EvaluationError
+    from ..metrics.explain import dialog as words
     from ..metrics.export.history_file import write_history
     from ..metrics.jobs.diagnose.snapshot import appended
 
     if not history or past is None or result.snapshot is None:
-        return
+        return []
     try:
         write_history(history, appended(past, result.snapshot), protected=[collection])
-    except EvaluationError:
-        pass  # the diagnosis stands; the next one will not know of it
+    except EvaluationError as err:
+        return [words.HISTORY_UNWRITABLE.format(reason=err)]
+    except OSError as err:  # the folder went read-only, the disk is full …
+        return [words.HISTORY_UNWRITABLE.format(reason=f"{history}: {err.strerror or err}")]
+    return []

@@ -9,9 +9,7 @@ from aqt.qt import (
     QComboBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
-    QSizePolicy,
     QStackedWidget,
     Qt,
     QToolButton,
@@ -19,7 +17,10 @@ from aqt.qt import (
     QWidget,
 )
 
+from ..metrics.explain import dialog as words
 from .operations import Scope
+from .text import label, rich, set_markup, set_plain
+from .turns import on
 from .widgets import combo
 
 SCOPES = [
@@ -37,13 +38,19 @@ SAME_DAY = [
     ("drop", "Drop from history (FSRS-4.5)"),
 ]
 DEFAULTS = {"params": "preset", "binning": "benchmark", "weighting": "uniform", "same_day": "auto"}
+ID_ROLE = Qt.ItemDataRole.UserRole + 1  # a deck's or preset's id beside its name (the item's data)
 
 
-def select(box: QComboBox, key: Any) -> None:
-    """Select the item whose data is `key` (nothing when there is none)."""
+def select(box: QComboBox, key: Any) -> bool:
+    """Select the item whose data is `key`; return whether there was one (else the selection stays)."""
     i = box.findData(key)
     if i >= 0:
         box.setCurrentIndex(i)
+    return i >= 0
+
+
+def _selected_id(box: QComboBox) -> Any:
+    return box.itemData(box.currentIndex(), ID_ROLE) if box.currentIndex() >= 0 else None
 
 
 class ScopeBar(QWidget):
@@ -54,6 +61,7 @@ class ScopeBar(QWidget):
         self._on_change = on_change
         self.loading = True
         self.remembered = False
+        self.gone = ""  # what the selected deck or preset was, when it no longer exists (its message)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
@@ -62,12 +70,12 @@ class ScopeBar(QWidget):
         layout.addLayout(row)
         layout.addWidget(self._options_panel())
         for box in (self.scope_kind, self.deck_box, self.preset_box, *self.option_boxes.values()):
-            box.currentIndexChanged.connect(self._changed)
-        self.search_edit.textChanged.connect(self._changed)
+            on(box.currentIndexChanged, self._changed)
+        on(self.search_edit.textChanged, self._changed)
 
     def _scope_row(self) -> QHBoxLayout:
         row = QHBoxLayout()
-        row.addWidget(QLabel("Scope:"))
+        row.addWidget(label("Scope:", wrap=False))
         self.scope_kind = combo(SCOPES)
         self.deck_box = combo([])
         self.preset_box = combo([])
@@ -88,10 +96,8 @@ class ScopeBar(QWidget):
         self.options_toggle.setCheckable(True)
         self.options_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.options_toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.options_toggle.toggled.connect(self._toggle_options)
-        self.options_summary = QLabel("")
-        self.options_summary.setWordWrap(True)
-        self.options_summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.options_toggle.toggled.connect(self._toggle_options)  # toggled(bool): the state it wants
+        self.options_summary = label("", squeeze=True)
         row.addWidget(self.options_toggle)
         row.addWidget(self.options_summary, 1)
         return row
@@ -117,15 +123,32 @@ class ScopeBar(QWidget):
         self.options_toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
 
     def fill(self, col: Any) -> None:
-        """List the collection's decks (as a tree) and presets."""
-        names = sorted((d.name for d in col.decks.all_names_and_ids()), key=lambda n: n.lower().split("::"))
-        self.deck_box.clear()
-        for name in names:
-            parts = name.split("::")
-            self.deck_box.addItem("    " * (len(parts) - 1) + parts[-1], name)
-        self.preset_box.clear()
-        for conf in sorted(col.decks.all_config(), key=lambda c: str(c["name"]).lower()):
-            self.preset_box.addItem(str(conf["name"]), str(conf["name"]))
+        """List the collection's decks (as a tree) and presets as they are now. The deck or preset selected
+        stays selected by its id (under its new name after a rename); one that no longer exists is said."""
+        was_loading, self.loading = self.loading, True
+        kind = self.scope_kind.currentData()
+        kept = {
+            "deck": (_selected_id(self.deck_box), self.deck_box.currentData()),
+            "preset": (_selected_id(self.preset_box), self.preset_box.currentData()),
+        }
+        decks = sorted(col.decks.all_names_and_ids(), key=lambda d: d.name.lower().split("::"))
+        self._refill(self.deck_box, [(d.name, int(d.id), _tree_text(d.name)) for d in decks])
+        presets = sorted(col.decks.all_config(), key=lambda c: str(c["name"]).lower())
+        self._refill(self.preset_box, [(str(c["name"]), int(c["id"]), str(c["name"])) for c in presets])
+        for box, name in ((self.deck_box, "deck"), (self.preset_box, "preset")):
+            ident, old = kept[name]
+            i = box.findData(ident, ID_ROLE) if ident is not None else -1
+            box.setCurrentIndex(i)
+            if i < 0 and ident is not None and kind == name:
+                self.gone = (words.DECK_GONE if name == "deck" else words.PRESET_GONE).format(name=old)
+        self.loading = was_loading
+
+    @staticmethod
+    def _refill(box: QComboBox, items: list[tuple[str, int, str]]) -> None:
+        box.clear()
+        for name, ident, text in items:
+            box.addItem(text, name)
+            box.setItemData(box.count() - 1, ident, ID_ROLE)
 
     def load(self, config: dict[str, Any]) -> None:
         """Select the saved choices (remembered from last time when the config holds any)."""
@@ -133,17 +156,23 @@ class ScopeBar(QWidget):
         for key, box in self.option_boxes.items():
             select(box, config.get(key, DEFAULTS[key]))
         self.set_scope(config.get("scope", "collection"), config.get("scope_value", ""))
+        if self.gone and config.get("scope") in ("deck", "preset"):
+            self.set_scope("collection")  # a remembered deck that is gone: no message at opening
         self.remembered = True  # the options shown are the saved ones until one is changed
         self.loading = False
         self._show_summary()
 
     def set_scope(self, kind: str, value: str = "") -> None:
-        """Select a scope: collection, deck (name), preset (name) or search (text)."""
+        """Select a scope: collection, deck (name), preset (name) or search (text). A deck or preset that is
+        not in the lists is not replaced by another: nothing is selected, and `missing` says why."""
         select(self.scope_kind, kind if kind in dict(SCOPES) else "collection")
-        if kind == "deck":
-            select(self.deck_box, value)
-        elif kind == "preset":
-            select(self.preset_box, value)
+        self.gone = ""
+        if kind in ("deck", "preset"):
+            box = self.deck_box if kind == "deck" else self.preset_box
+            if not select(box, value):
+                box.setCurrentIndex(-1)
+                if value:
+                    self.gone = (words.DECK_GONE if kind == "deck" else words.PRESET_GONE).format(name=value)
         elif kind == "search":
             self.search_edit.setText(value)
 
@@ -172,18 +201,20 @@ class ScopeBar(QWidget):
         """Return what the scope still lacks, in words ("" when it is complete)."""
         s = self.scope()
         if s.kind in ("deck", "preset") and not s.value:
-            return f"Choose a {s.kind} first."
+            return self.gone or (words.CHOOSE_DECK if s.kind == "deck" else words.CHOOSE_PRESET)
         if s.kind == "search" and not s.value:
-            return "Type an Anki search first."
+            return words.TYPE_SEARCH
         return ""
 
     def choices(self) -> dict[str, str]:
         """Return the chosen options as plain strings (no engine import on the main thread)."""
         return {key: box.currentData() for key, box in self.option_boxes.items()}
 
-    def _changed(self, *_args: Any) -> None:
+    def _changed(self) -> None:
         if self.loading:
             return
+        if self.scope().value or self.scope_kind.currentData() not in ("deck", "preset"):
+            self.gone = ""  # the learner chose another scope
         self.remembered = False
         self._show_summary()
         self._on_change()
@@ -192,7 +223,16 @@ class ScopeBar(QWidget):
         """Show the options that differ from the defaults next to the Options button."""
         changed = [box.currentText() for key, box in self.option_boxes.items() if box.currentData() != DEFAULTS[key]]
         if not changed:
-            self.options_summary.setText("all at their defaults")
+            set_plain(self.options_summary, "all at their defaults")
             return
         remembered = " (remembered from last time)" if self.loading or self.remembered else ""
-        self.options_summary.setText(f"<b>{'; '.join(changed)}</b>{remembered}")
+        set_markup(
+            self.options_summary,
+            rich("<b>{changed}</b>{remembered}", changed="; ".join(changed), remembered=remembered),
+        )
+
+
+def _tree_text(name: str) -> str:
+    """Return a deck's last name part, indented by its depth (the list shows the deck tree)."""
+    parts = name.split("::")
+    return "    " * (len(parts) - 1) + parts[-1]

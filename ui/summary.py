@@ -30,8 +30,9 @@ def headline(ev: Any) -> str:
     )
 
 
-def describe(ev: Any, scope: str) -> str:
-    """Return what produced the numbers: scope, reviews scored, parameters, same-day rule, binning, weighting."""
+def describe(ev: Any, scope: str) -> dict[str, str]:
+    """Return what produced the numbers, as plain texts for the headline's template: `scope`; `rest`, the
+    reviews scored, parameters, same-day rule, binning and weighting; `numbers`, the plain-words summary."""
     versions = {21: "FSRS-6", 19: "FSRS-5", 17: "FSRS-4.5"}
     params = []
     for p in ev.params:
@@ -46,7 +47,8 @@ def describe(ev: Any, scope: str) -> str:
         tuple(rules), "same-day repeats kept for FSRS-5/6, dropped for FSRS-4.5"
     )
     o = ev.options
-    return (
-        f"<b>{scope}</b>: {fmt.count(ev.overall.reviews)} reviews scored · parameters: {', '.join(params)} · "
+    rest = (
+        f": {fmt.count(ev.overall.reviews)} reviews scored · parameters: {', '.join(params)} · "
         f"{same_day} · {o.binning} bins · {'recency' if o.weighting == 'recency' else 'equal'} weights"
     )
+    return {"scope": scope, "rest": rest, "numbers": headline(ev)}

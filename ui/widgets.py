@@ -1,8 +1,7 @@
-"""Small pieces every view uses: number cells that sort by value, combo boxes, wrapped tooltips, the tab base."""
+"""Small pieces every view uses: number cells that sort by value, combo boxes, tables, the tab base."""
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 from aqt.qt import (
@@ -19,15 +18,7 @@ from aqt.qt import (
     QWidget,
 )
 
-TOOLTIP_WIDTH = 420  # px: tooltips wrap here instead of running across the screen
-
-
-def tooltip(text: str) -> str:
-    """Return `text` as a tooltip that wraps at about TOOLTIP_WIDTH pixels (short texts stay plain)."""
-    if len(text) <= 60:
-        return text
-    paragraphs = "".join(f"<p>{html.escape(p)}</p>" for p in text.split("\n\n"))
-    return f"<table width={TOOLTIP_WIDTH}><tr><td>{paragraphs}</td></tr></table>"
+from .text import tooltip
 
 
 class NumberItem(QTableWidgetItem):

@@ -78,35 +78,54 @@ def response_params(data: bytes) -> list[float]:
     return params
 
 
-def anki_health_check(col: Any) -> HealthChecker:
-    """Return check(preset name) -> Anki's health check of that preset, as Anki's Optimize button runs it.
+@dataclass(frozen=True)
+class PresetCheck:
+    """What Anki's Optimize button hands its health check for one preset."""
 
-    It is Anki's own call (compute_fsrs_params with health_check=True: it trains), on the preset's
-    search (its "optimize search", else `preset:"NAME" -is:suspended`), current parameters, ignore-before
-    date and number of relearning steps. Returns None when no preset has that name.
-    """
+    name: str
+    search: str
+    params: list[float]
+    ignore_before_ms: int
+    relearning_steps: int
+
+
+def preset_check(conf: dict[str, Any]) -> PresetCheck:
+    """Return the health check's inputs for a preset (deck config) as Anki's Optimize button builds them: its
+    "optimize search" (else `preset:"NAME" -is:suspended`), current parameters, ignore-before date and number
+    of relearning steps."""
     from ..models.params import preset_raw_params
     from .collection import Preset, ignore_before_ms
     from .scope import preset_search
+
+    name = str(conf.get("name", ""))
+    search = conf.get("paramSearch") or conf.get("weightSearch") or f"{preset_search(name)} -is:suspended"
+    _key, params = preset_raw_params(conf)
+    preset = Preset(int(conf["id"]), name, params, ignore_before=conf.get("ignoreRevlogsBeforeDate", ""))
+    steps = len((conf.get("lapse") or {}).get("delays") or [])
+    return PresetCheck(name, str(search), [float(v) for v in params], ignore_before_ms(preset), steps)
+
+
+def anki_health_check(col: Any) -> HealthChecker:
+    """Return check(preset name) -> Anki's health check of that preset, as Anki's Optimize button runs it.
+
+    It is Anki's own call (compute_fsrs_params with health_check=True: it trains) on `col`, which it holds
+    meanwhile: for a collection nobody else uses (the command line's copy). Inside a living Anki the dialog
+    runs the same call apart (health_apart.py). Returns None when no preset has that name.
+    """
 
     def check(name: str) -> HealthCheck | None:
         conf = next((c for c in col.decks.all_config() if c.get("name") == name), None)
         if conf is None:
             return None
-        search = conf.get("paramSearch") or conf.get("weightSearch") or f"{preset_search(name)} -is:suspended"
-        _key, params = preset_raw_params(conf)
-        ignore = ignore_before_ms(
-            Preset(int(conf["id"]), name, params, ignore_before=conf.get("ignoreRevlogsBeforeDate", ""))
-        )
-        steps = len((conf.get("lapse") or {}).get("delays") or [])
+        inputs = preset_check(conf)
         response = col._backend.compute_fsrs_params(
-            search=search,
-            current_params=[float(v) for v in params],
-            ignore_revlogs_before_ms=ignore,
-            num_of_relearning_steps=steps,
+            search=inputs.search,
+            current_params=inputs.params,
+            ignore_revlogs_before_ms=inputs.ignore_before_ms,
+            num_of_relearning_steps=inputs.relearning_steps,
             health_check=True,
         )
         passed = response.health_check_passed if response.HasField("health_check_passed") else None
-        return HealthCheck(passed, int(response.fsrs_items), search)
+        return HealthCheck(passed, int(response.fsrs_items), inputs.search)
 
     return check

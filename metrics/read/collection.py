@@ -21,6 +21,9 @@ from .collection_file import is_damage
 
 DEFAULT_PRESET_ID = 1
 _CHUNK_ROWS = 1_000_000  # revlog rows per range query: bounds the size of one result string
+# Inside a living Anki each query holds the collection while it runs (about 0.6 s per million rows): the
+# dialog reads in smaller chunks, so that a card answered meanwhile waits at most one of them.
+LIVING_CHUNK_ROWS = 100_000
 
 
 @dataclass(frozen=True)
@@ -97,8 +100,10 @@ _PACKED = (
 )
 
 
-def _revlog_rows(col: Any, with_durations: bool = False, with_intervals: bool = False) -> list[np.ndarray]:
-    """Return [id, cid, packed(, time)(, ivl)] of the whole revlog in id order, read once in bounded chunks."""
+def _revlog_rows(
+    col: Any, with_durations: bool = False, with_intervals: bool = False, chunk_rows: int = _CHUNK_ROWS
+) -> list[np.ndarray]:
+    """Return [id, cid, packed(, time)(, ivl)] of the whole revlog in id order, read in chunks of `chunk_rows`."""
     total = int(col.db.scalar("select count() from revlog") or 0)
     wanted = [_int("id"), _int("cid"), _PACKED]
     wanted += ([_int("time")] if with_durations else []) + ([_int("ivl")] if with_intervals else [])
@@ -106,7 +111,7 @@ def _revlog_rows(col: Any, with_durations: bool = False, with_intervals: bool = 
     filled = 0
     start = -(2**63)
     while True:
-        last = total - filled <= _CHUNK_ROWS  # the rest fits in one chunk: a plain scan, no subquery
+        last = total - filled <= chunk_rows  # the rest fits in one chunk: a plain scan, no subquery
         chunk = _int_columns(
             col,
             "select {} from revlog where id >= ?"
@@ -115,7 +120,7 @@ def _revlog_rows(col: Any, with_durations: bool = False, with_intervals: bool = 
             " where id >= ? order by id limit ?)",
             wanted,
             start,
-            *(() if last else (_CHUNK_ROWS,)),
+            *(() if last else (chunk_rows,)),
         )
         size = chunk[0].size
         if filled + size > total:  # rows added since the count (only possible on a live collection)
@@ -124,7 +129,7 @@ def _revlog_rows(col: Any, with_durations: bool = False, with_intervals: bool = 
         for column, values in zip(columns, chunk, strict=True):
             column[filled : filled + size] = values
         filled += size
-        if last or size < _CHUNK_ROWS:
+        if last or size < chunk_rows:
             break
         start = int(chunk[0].max()) + 1  # the next chunk starts after every id read so far
     columns = [c[:filled] for c in columns]
@@ -160,17 +165,18 @@ def read_collection(
     scope_label: str | None = None,
     with_durations: bool = False,
     with_intervals: bool = False,
+    chunk_rows: int = _CHUNK_ROWS,
 ) -> CollectionData:
     """Return the revlog, cards, decks and presets of the cards matching `search` (all cards if None).
 
     `scope_label` names the scope in messages (e.g. 'deck "Spanish"'); by default the search itself.
     `with_durations` also reads each review's time taken (for the benchmark export), `with_intervals`
-    the interval Anki scheduled (for comparisons).
+    the interval Anki scheduled (for comparisons); `chunk_rows` bounds the revlog rows one query reads.
     """
     next_day_at = int(col.sched.day_cutoff)
     cards = _cards(col, search, scope_label)
     card_ids = cards[:, 0]
-    revlog = _revlog(col, card_ids, with_durations, with_intervals)
+    revlog = _revlog(col, card_ids, with_durations, with_intervals, chunk_rows)
     deck_names, deck_preset = _decks(col)
     return CollectionData(
         revlog=revlog,
@@ -217,9 +223,11 @@ def _cards(col: Any, search: str | None, scope_label: str | None) -> np.ndarray:
     return cards
 
 
-def _revlog(col: Any, card_ids: np.ndarray, with_durations: bool, with_intervals: bool) -> Revlog:
+def _revlog(
+    col: Any, card_ids: np.ndarray, with_durations: bool, with_intervals: bool, chunk_rows: int = _CHUNK_ROWS
+) -> Revlog:
     """Return the revlog entries of these cards (sorted ids), by card, then time."""
-    rid, cid, packed, *rest = _revlog_rows(col, with_durations, with_intervals)
+    rid, cid, packed, *rest = _revlog_rows(col, with_durations, with_intervals, chunk_rows)
     pos = np.searchsorted(card_ids, cid).astype(np.int32)
     np.minimum(pos, max(card_ids.size - 1, 0), out=pos)
     take = np.flatnonzero(card_ids[pos] == cid) if card_ids.size else np.zeros(0, dtype=np.int64)

@@ -23,8 +23,8 @@ import pytest
 from support.readonly import read_only
 
 from fsrs_calibration.cli.commands import main
-from fsrs_calibration.cli.scratch import LOCK, MAKING, MAKING_GRACE, PREFIX, sweep
 from fsrs_calibration.metrics.export.safefile import MAX_NAME_BYTES, PART_SUFFIX, part_prefix
+from fsrs_calibration.metrics.export.scratch import LOCK, MAKING, MAKING_GRACE, PREFIX, sweep
 
 EXE = os.path.join(os.path.dirname(sys.executable), "fsrs-calibration")
 ONE_LINE = "fsrs-calibration: error: "
@@ -135,7 +135,7 @@ def test_a_living_runs_folders_are_never_swept(tmp_path):
 INTERRUPTED_REMOVAL = """
 import os, shutil, signal, sys
 from fsrs_calibration.metrics.export import interrupts
-from fsrs_calibration.cli import scratch
+from fsrs_calibration.metrics.export import scratch
 interrupts.install()
 rmtree = shutil.rmtree
 def rmtree_interrupted(path, *args, **kwargs):

@@ -337,7 +337,7 @@ def test_saving_never_replaces_the_collection_but_replaces_a_chosen_file(qtbot, 
         own.close(downgrade=False)
 
 
-def test_results_are_marked_out_of_date_after_a_change_or_cancel(qtbot, col):
+def test_results_are_marked_out_of_date_while_they_no_longer_match(qtbot, col):
     gate = threading.Event()
     gate.set()
     dialog, runner = make_dialog(qtbot, col, gate=gate)
@@ -346,22 +346,27 @@ def test_results_are_marked_out_of_date_after_a_change_or_cancel(qtbot, col):
     assert all(v._fade.opacity() == 1.0 for v in dialog.views.all())
     select(dialog.bar.option_boxes["weighting"], "recency")  # an option changed: the numbers shown are for the old one
     assert dialog.stale and dialog.stale_label.isVisibleTo(dialog)
-    assert "Out of date — run again" in dialog.stale_label.text()
+    assert "made with other options" in dialog.stale_label.text()
     assert dialog.results._fade.opacity() < 1.0 and dialog.views.get("decks")._fade.opacity() < 1.0
     assert "Recent reviews more" in dialog.bar.options_summary.text()
+    select(dialog.bar.option_boxes["weighting"], "uniform")  # back to what the results were made with
+    assert not dialog.stale and not dialog.stale_label.isVisibleTo(dialog)
+    select(dialog.bar.option_boxes["weighting"], "recency")
     run_and_wait(qtbot, dialog)
     assert not dialog.stale and dialog.results._fade.opacity() == 1.0
     dialog.set_scope("deck", "Five")  # the scope changed
-    assert dialog.stale
+    assert dialog.stale and "these results are for Whole collection" in dialog.stale_label.text()
     run_and_wait(qtbot, dialog)
     assert not dialog.stale
     gate.clear()
+    select(dialog.bar.option_boxes["binning"], "wiki")
     dialog.run()
     runner.started.clear()
-    dialog.cancel()  # cancelled: what is shown is no longer what was asked for
+    dialog.cancel()  # cancelled: what is shown was made with the old binning
     gate.set()
     qtbot.waitUntil(lambda: not dialog.running, timeout=60_000)
     assert dialog.status.text() == "Cancelled." and dialog.stale and dialog.stale_label.isVisibleTo(dialog)
+    assert "made with other options" in dialog.stale_label.text()
 
 
 def test_remembered_options_are_shown(qtbot, col):
@@ -383,12 +388,12 @@ def test_headline_names_scope_parameters_same_day_rule_and_binning(qtbot, col):
 
 
 def test_long_tooltips_wrap():
+    from fsrs_calibration.ui.text import TOOLTIP_WIDTH, tooltip
     from fsrs_calibration.ui.views.results import HELP
-    from fsrs_calibration.ui.widgets import TOOLTIP_WIDTH, tooltip
 
     wrapped = tooltip(HELP["rmse"])
     assert f"width={TOOLTIP_WIDTH}" in wrapped and TOOLTIP_WIDTH == 420
-    assert tooltip("short") == "short"
+    assert tooltip("short") == "<qt>short</qt>" and tooltip("<b>x</b>") == "<qt>&lt;b&gt;x&lt;/b&gt;</qt>"
 
 
 def test_a_shown_tooltip_is_about_420_px_wide(qtbot, col):
@@ -420,8 +425,10 @@ def test_what_to_do_tab_shows_the_engines_diagnosis(qtbot, col):
     for f in dg.findings:
         assert f.summary in text and TITLES[f.id] in text and LABELS[f.verdict] in text
     assert dialog.tabs.currentWidget() is dialog.whattodo
-    select(dialog.bar.option_boxes["binning"], "wiki")
-    assert dialog.stale and dialog.whattodo._fade.opacity() < 1.0
+    select(dialog.bar.option_boxes["binning"], "wiki")  # the diagnosis uses each preset's own choices, not these
+    assert dialog.whattodo._fade.opacity() == 1.0
+    dialog.set_scope("deck", "Five")  # another scope: the findings shown are not its own
+    assert dialog.whattodo._fade.opacity() < 1.0
 
 
 def test_a_closed_dialog_dies_on_the_main_thread(qtbot, col):

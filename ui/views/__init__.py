@@ -8,13 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from aqt.qt import QTabWidget, QTimer, QVBoxLayout, QWidget
+from aqt.qt import QTabWidget, QVBoxLayout, QWidget
 
+from ..turns import NEXT_TURN_MS, later
 from ..widgets import View
 
-# A timer, not a zero-delay call: Qt runs zero-delay calls in the same pass as other posted events,
-# so the event loop would get no turn between two steps (and the window none to repaint).
-NEXT_TURN_MS = 1
+__all__ = ["NEXT_TURN_MS", "Tabs", "Views"]
 
 
 class Tabs(QTabWidget):
@@ -53,8 +52,8 @@ class Views:
                 page = self._pages[name] = QWidget()
                 QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
             self.tabs.addTab(view or self._pages[name], title)
-        self.tabs.currentChanged.connect(self._tab_shown)
-        QTimer.singleShot(NEXT_TURN_MS, self._build_next)
+        self.tabs.currentChanged.connect(self._tab_shown)  # currentChanged(int): the tab shown
+        later(self.tabs, NEXT_TURN_MS, self._build_next)
 
     def _tab_shown(self, index: int) -> None:
         for name, page in self._pages.items():
@@ -89,7 +88,7 @@ class Views:
         if waiting:
             self._build(waiting[0])
         if len(waiting) > 1:
-            QTimer.singleShot(NEXT_TURN_MS, self._build_next)
+            later(self.tabs, NEXT_TURN_MS, self._build_next)
 
     def show_evaluation(self, ev: Any) -> None:
         """Show an engine Evaluation in every view."""

@@ -9,7 +9,6 @@ from aqt.qt import (
     QColor,
     QHBoxLayout,
     QIcon,
-    QLabel,
     QPixmap,
     QPushButton,
     QSplitter,
@@ -23,7 +22,9 @@ from aqt.qt import (
 from ...metrics.explain import formatting as fmt
 from ...metrics.explain.names import MODEL_DESCRIPTIONS, MODEL_NAMES, MODEL_SHORT
 from ..chart import MODEL_COLORS, ChartWidget
-from ..widgets import NumberItem, View, combo, fit_rows, page, set_row, table, tooltip
+from ..text import label, tooltip
+from ..turns import on
+from ..widgets import NumberItem, View, combo, fit_rows, page, set_row, table
 
 COMPARE_HELP = (
     "Scores several models on the same reviews: the ones a time-series split tests (every review after the "
@@ -58,6 +59,7 @@ class CompareView(View):
 
     title = "Compare models"
     own_results = True
+    greys_when_stale = False  # greyed by the dialog, by what its own results were made for
 
     def __init__(self, run_compare: Callable[[], None], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -67,14 +69,13 @@ class CompareView(View):
         layout.setContentsMargins(4, 4, 4, 4)
         row = QHBoxLayout()
         self.button = QPushButton("Compare models")
-        self.button.clicked.connect(run_compare)
+        on(self.button.clicked, run_compare)
         self.button.setToolTip(tooltip(COMPARE_HELP))
         row.addWidget(self.button)
-        hint = QLabel(
+        hint = label(
             "FSRS (your presets, the defaults, trained on earlier reviews), SM-2, Anki's intervals and "
             "two simple baselines, on the same reviews."
         )
-        hint.setWordWrap(True)
         row.addWidget(hint, 1)
         layout.addLayout(row)
         self.advice = QTextBrowser()
@@ -92,7 +93,7 @@ class CompareView(View):
                 "model's predictions. Lower is better for the row model."
             )
         )
-        self.um_choice.currentIndexChanged.connect(self._fill_um)
+        on(self.um_choice.currentIndexChanged, self._fill_um)
         self.um_table = table([], stretch=None)
         self.um_table.setToolTip(tooltip(UM_HELP))
         um = QWidget()
@@ -172,7 +173,7 @@ class CompareView(View):
         for j, name in enumerate(full):
             for item in (um.horizontalHeaderItem(j), um.verticalHeaderItem(j)):
                 if item is not None:
-                    item.setToolTip(name)
+                    item.setToolTip(tooltip(name))
         values = [v for a in names for v in matrix[a].values() if v is not None]
         top = max(values) if values else 1.0
         for i, a in enumerate(names):
@@ -183,7 +184,7 @@ class CompareView(View):
                     heat = QColor("#E69F00")
                     heat.setAlphaF(0.15 + 0.75 * (v / top if top else 0))
                     item.setBackground(heat)
-                item.setToolTip(f"{full[i]}, judged where it disagrees with {full[j]}")
+                item.setToolTip(tooltip(f"{full[i]}, judged where it disagrees with {full[j]}"))
                 um.setItem(i, j, item)
 
     def set_running(self, running: bool) -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from aqt.qt import QLabel, Qt, QTableWidgetItem, QVBoxLayout, QWidget
+from aqt.qt import Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ...metrics.explain import formatting as fmt
-from ..widgets import NumberItem, View, page, set_row, table, tooltip
+from ..text import label, tooltip
+from ..widgets import NumberItem, View, page, set_row, table
 
 HEADERS = ["Deck", "Preset", "Reviews", "Predicted", "Measured", "Log loss", "RMSE (bins)", "AUC"]
 TIPS = [
@@ -35,12 +36,11 @@ class DecksView(View):
         inner = QWidget()
         layout = QVBoxLayout(inner)
         layout.setContentsMargins(4, 4, 4, 4)
-        hint = QLabel("Cards count in their home deck. Double-click a deck to evaluate it with its subdecks.")
-        hint.setWordWrap(True)
+        hint = label("Cards count in their home deck. Double-click a deck to evaluate it with its subdecks.")
         layout.addWidget(hint)
         self.table = table(HEADERS, TIPS)
         self.table.setToolTip(tooltip("Click a column header to sort by it."))
-        self.table.cellDoubleClicked.connect(self._open_row)
+        self.table.cellDoubleClicked.connect(self._open_row)  # cellDoubleClicked(row, column)
         layout.addWidget(self.table, 1)
         page(self, inner, 480, 240)
 
@@ -71,7 +71,7 @@ class DecksView(View):
         items = [self.table.item(r, 0) for r in range(self.table.rowCount())]
         return [item.data(Qt.ItemDataRole.UserRole) for item in items if item is not None]
 
-    def _open_row(self, row: int, _column: int = 0) -> None:
+    def _open_row(self, row: int, _column: int) -> None:
         item = self.table.item(row, 0)
         if item is not None:
             self.open_deck(item.data(Qt.ItemDataRole.UserRole))

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from aqt.qt import QHBoxLayout, QLabel, QPushButton, Qt, QVBoxLayout, QWidget
+from aqt.qt import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from ...metrics.explain import formatting as fmt
-from ..widgets import View, page, tooltip
+from ..text import label, set_plain, tooltip
+from ..turns import on
+from ..widgets import View, page
 
 LEAVES = (
     "Leaves your computer: for each review its answer button, kind, time taken and day number; card, note, "
@@ -50,26 +52,21 @@ class ExportView(View):
         layout = QVBoxLayout(inner)
         layout.setContentsMargins(6, 6, 6, 6)
         for text in (LEAVES, NEVER):
-            label = QLabel(text)
-            label.setWordWrap(True)
-            layout.addWidget(label)
+            layout.addWidget(label(text))
         row = QHBoxLayout()
         self.prepare_button = QPushButton("Prepare export")
-        self.prepare_button.clicked.connect(prepare)
+        on(self.prepare_button.clicked, prepare)
         self.save_button = QPushButton("Save as…")
-        self.save_button.clicked.connect(save)
+        on(self.save_button.clicked, save)
         self.save_button.setEnabled(False)
         row.addWidget(self.prepare_button)
         row.addWidget(self.save_button)
         row.addStretch(1)
         layout.addLayout(row)
-        self.summary = QLabel("The export covers the scope chosen above.")
-        self.summary.setWordWrap(True)
+        self.summary = label("The export covers the scope chosen above.")
         self.summary.setToolTip(tooltip(WHY_COUNTS))
         layout.addWidget(self.summary)
-        self.next = QLabel("")
-        self.next.setWordWrap(True)
-        self.next.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.next = label("", selectable=True)
         layout.addWidget(self.next)
         layout.addStretch(1)
         page(self, inner, 420, 220)
@@ -85,12 +82,12 @@ class ExportView(View):
                 f" The evaluation scored {fmt.count(scored)} of them: the export keeps same-day repeats and "
                 "learning steps (as the FSRS benchmark's dataset does), which are never scored."
             )
-        self.summary.setText(text)
+        set_plain(self.summary, text)
         self.save_button.setEnabled(rows["revlogs"] > 0)
-        self.next.setText("")
+        set_plain(self.next, "")
 
     def show_saved(self, path: str) -> None:
-        self.next.setText(what_next(path))
+        set_plain(self.next, what_next(path))
 
     def set_running(self, running: bool) -> None:
         self.prepare_button.setEnabled(not running)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from aqt.qt import QLabel, QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
+from aqt.qt import QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ...metrics.explain import formatting as fmt
 from ..chart import ChartWidget
+from ..text import label
 from ..widgets import NumberItem, View, page, set_row, table
 
 HEADERS = ["Month", "Reviews", "Predicted", "Measured", "Log loss", "RMSE (bins)"]
@@ -47,8 +48,7 @@ class OverTimeView(View):
         inner = QWidget()
         layout = QVBoxLayout(inner)
         layout.setContentsMargins(4, 4, 4, 4)
-        hint = QLabel(HINT)
-        hint.setWordWrap(True)
+        hint = label(HINT)
         layout.addWidget(hint)
         self.chart = ChartWidget()
         self.table = table(HEADERS, TIPS)

@@ -8,7 +8,8 @@ from aqt.qt import QHBoxLayout, QLabel, QSplitter, Qt, QTableWidgetItem, QVBoxLa
 
 from ...metrics.explain import formatting as fmt
 from ..chart import ChartWidget
-from ..widgets import NumberItem, View, page, table, tooltip
+from ..text import label, set_plain, set_rich, tooltip
+from ..widgets import NumberItem, View, page, table
 
 HELP = {
     "reviews": "Reviews scored: every review of a card on a later day than its previous review. "
@@ -40,18 +41,14 @@ class ResultsView(View):
         row = QHBoxLayout()
         self.labels: dict[str, QLabel] = {}
         for key in ("reviews", "log_loss", "rmse", "auc", "retention"):
-            label = QLabel("")
-            label.setToolTip(tooltip(HELP[key]))
-            label.setWordWrap(True)
-            self.labels[key] = label
-            row.addWidget(label, 1)
+            number = label("")
+            number.setToolTip(tooltip(HELP[key]))
+            self.labels[key] = number
+            row.addWidget(number, 1)
         layout.addLayout(row)
-        self.verdict = QLabel("")
-        self.verdict.setWordWrap(True)
-        self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.verdict = label("", selectable=True)
         layout.addWidget(self.verdict)
-        self.notes = QLabel("")
-        self.notes.setWordWrap(True)
+        self.notes = label("")  # notes name presets: plain text
         layout.addWidget(self.notes)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.chart = ChartWidget()
@@ -68,15 +65,19 @@ class ResultsView(View):
         from ...metrics.explain.advice import auc_verdict
 
         o = ev.overall
-        self.labels["reviews"].setText(f"<b>{fmt.count(o.reviews)}</b> reviews, {fmt.count(o.cards)} cards")
-        self.labels["log_loss"].setText(f"Log loss <b>{fmt.log_loss(o.log_loss)}</b>")
-        self.labels["rmse"].setText(f"RMSE (bins) <b>{fmt.rmse(o.rmse_bins)}</b>")
-        self.labels["auc"].setText(f"AUC <b>{fmt.auc(o.auc)}</b>")
-        self.labels["retention"].setText(
-            f"Retention <b>{fmt.percent(o.retention)}</b> (predicted {fmt.percent(o.mean_predicted)})"
+        n, cards = fmt.count(o.reviews), fmt.count(o.cards)
+        set_rich(self.labels["reviews"], "<b>{n}</b> reviews, {cards} cards", n=n, cards=cards)
+        set_rich(self.labels["log_loss"], "Log loss <b>{v}</b>", v=fmt.log_loss(o.log_loss))
+        set_rich(self.labels["rmse"], "RMSE (bins) <b>{v}</b>", v=fmt.rmse(o.rmse_bins))
+        set_rich(self.labels["auc"], "AUC <b>{v}</b>", v=fmt.auc(o.auc))
+        set_rich(
+            self.labels["retention"],
+            "Retention <b>{v}</b> (predicted {p})",
+            v=fmt.percent(o.retention),
+            p=fmt.percent(o.mean_predicted),
         )
-        self.verdict.setText(auc_verdict(o.auc, o.reviews, round(o.retention * o.reviews)))
-        self.notes.setText("\n".join(ev.notes))
+        set_plain(self.verdict, auc_verdict(o.auc, o.reviews, round(o.retention * o.reviews)))
+        set_plain(self.notes, "\n".join(ev.notes))
         self.chart.show_calibration(ev.calibration, f"{fmt.count(o.reviews)} reviews")
         t = self.bins
         t.setRowCount(len(ev.calibration.bins))
@@ -88,9 +89,9 @@ class ResultsView(View):
             t.setItem(r, 4, QTableWidgetItem(fmt.interval(b.ci_low, b.ci_high, "percent")))
 
     def clear(self, text: str) -> None:
-        for label in self.labels.values():
-            label.setText("")
-        self.verdict.setText("")
-        self.notes.setText("")
+        for number in self.labels.values():
+            set_plain(number, "")
+        set_plain(self.verdict, "")
+        set_plain(self.notes, "")
         self.chart.clear("No results." if text else None)
         self.bins.setRowCount(0)

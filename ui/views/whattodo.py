@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from typing import Any
 
-from aqt.qt import QFrame, QHBoxLayout, QLabel, QPushButton, Qt, QTimer, QToolButton, QVBoxLayout, QWidget
+from aqt.qt import QFrame, QHBoxLayout, QPushButton, Qt, QToolButton, QVBoxLayout, QWidget
 
 from ...metrics.explain import counts
 from ...metrics.explain import findings as words
 from ..anki_screens import ACTION_LABELS
-from ..widgets import View, scrolling, tooltip
+from ..text import label, rich, set_markup, set_plain, tooltip
+from ..turns import later, on
+from ..widgets import View, scrolling
 
 CARDS_PER_TURN = 4  # cards added per turn of the event loop
 NEXT_TURN_MS = 1
@@ -29,19 +30,23 @@ TITLES = words.FINDING_TITLES
 
 
 def findings_html(findings: list[Any], with_why: bool = True) -> str:
-    """Return the findings as HTML: a coloured verdict, the sentence, what to do, why (unless not `with_why`)."""
+    """Return the findings as HTML: a coloured verdict, the sentence, what to do, why (unless not `with_why`);
+    every text escaped (a deck's name is text)."""
     parts = []
     for f in findings:
-        color = COLORS.get(f.verdict, "#888888")
-        head = (
-            f'<span style="color:{color}; font-weight:bold">{LABELS.get(f.verdict, f.verdict)}</span> · '
-            f"<b>{html.escape(TITLES.get(f.id, f.id))}</b> · {html.escape(f.scope)}"
+        body = rich(
+            "<p style='margin:2px 0 2px 0'><span style=\"color:{color}; font-weight:bold\">{verdict}</span> · "
+            "<b>{title}</b> · {scope}<br>{summary}",
+            color=COLORS.get(f.verdict, "#888888"),
+            verdict=LABELS.get(f.verdict, f.verdict),
+            title=TITLES.get(f.id, f.id),
+            scope=f.scope,
+            summary=f.summary,
         )
-        body = f"<p style='margin:2px 0 2px 0'>{head}<br>{html.escape(f.summary)}"
         if f.action:
-            body += f"<br><b>What to do:</b> {html.escape(f.action)}"
+            body += rich("<br><b>What to do:</b> {action}", action=f.action)
         if f.why and with_why:
-            body += f"<br><span style='opacity:0.8'><b>Why we think so:</b> {html.escape(f.why)}</span>"
+            body += rich("<br><span style='opacity:0.8'><b>Why we think so:</b> {why}</span>", why=f.why)
         parts.append(body + "</p>")
     return "<hr>".join(parts)
 
@@ -55,11 +60,10 @@ class FindingCard(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
-        text = QLabel(findings_html([finding], with_why=False))  # why: in the tooltip, the card stays short
-        text.setWordWrap(True)
+        text = label(selectable=True)
+        set_markup(text, findings_html([finding], with_why=False))  # why: in the tooltip, the card stays short
         if finding.why:
             text.setToolTip(tooltip(f"Why we think so: {finding.why}"))
-        text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(text)
         self.buttons: list[QPushButton] = []
         if finding.actions:
@@ -67,8 +71,8 @@ class FindingCard(QFrame):
             for action in finding.actions:
                 button = QPushButton(ACTION_LABELS.get(action.get("kind"), str(action.get("kind"))))
                 button.setAutoDefault(False)
-                button.setToolTip(_action_tip(action))
-                button.clicked.connect(lambda _checked=False, a=action: act(a))
+                button.setToolTip(tooltip(_action_tip(action)))
+                on(button.clicked, _calling(act, action))
                 row.addWidget(button)
                 self.buttons.append(button)
             row.addStretch(1)
@@ -78,6 +82,10 @@ class FindingCard(QFrame):
         """Enable the action buttons (disabled while a job runs)."""
         for button in self.buttons:
             button.setEnabled(enabled)
+
+
+def _calling(act: Callable[[dict[str, Any]], None], action: dict[str, Any]) -> Callable[[], None]:
+    return lambda: act(action)
 
 
 def _action_tip(action: dict[str, Any]) -> str:
@@ -97,10 +105,9 @@ class Fold(QWidget):
         self.toggle.setCheckable(True)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.body = QLabel("")
-        self.body.setWordWrap(True)
+        self.body = label("")
         self.body.setVisible(False)
-        self.toggle.toggled.connect(self._open)
+        self.toggle.toggled.connect(self._open)  # toggled(bool): whether it is open
         layout.addWidget(self.toggle)
         layout.addWidget(self.body)
 
@@ -108,7 +115,7 @@ class Fold(QWidget):
         """Show `title` (hidden when there are no findings), the findings behind it when opened."""
         self.setVisible(bool(findings))
         self.toggle.setText(title)
-        self.body.setText(findings_html(findings))
+        set_markup(self.body, findings_html(findings))
 
     def _open(self, shown: bool) -> None:
         self.body.setVisible(shown)
@@ -121,6 +128,7 @@ class WhatToDoView(View):
 
     title = "What to do"
     own_results = True
+    greys_when_stale = False  # greyed by the dialog, by what its own results were made for
 
     def __init__(
         self, run_diagnosis: Callable[[], None], act: Callable[[dict[str, Any]], None], parent: QWidget | None = None
@@ -136,9 +144,8 @@ class WhatToDoView(View):
         self.button = QPushButton("Find out what to do")
         self.button.setToolTip(tooltip(HELP))
         self.button.setAutoDefault(False)
-        self.button.clicked.connect(run_diagnosis)
-        self.counts = QLabel(HINT)
-        self.counts.setWordWrap(True)
+        on(self.button.clicked, run_diagnosis)
+        self.counts = label(HINT)
         row.addWidget(self.button)
         row.addWidget(self.counts, 1)
         layout.addLayout(row)
@@ -169,7 +176,7 @@ class WhatToDoView(View):
         parts = [counts.things_to_do(len(acting)), counts.checks_passed(len(passed))]
         if undecided:
             parts.append(counts.not_enough_data(len(undecided)))
-        self.counts.setText(" · ".join(parts) + f", from {diagnosis.reviews:,} reviews.")
+        set_plain(self.counts, " · ".join(parts) + f", from {diagnosis.reviews:,} reviews.")
 
     @property
     def building(self) -> bool:
@@ -186,7 +193,7 @@ class WhatToDoView(View):
             self.list.insertWidget(len(self.cards), card)
             self.cards.append(card)
         if self._waiting:
-            QTimer.singleShot(NEXT_TURN_MS, self._add_cards)
+            later(self, NEXT_TURN_MS, self._add_cards)
 
     def plain_text(self) -> str:
         """Return every finding shown (the folded ones too) as plain text."""
@@ -212,7 +219,7 @@ class WhatToDoView(View):
         self._remove_cards()
         self.passed.setVisible(False)
         self.undecided.setVisible(False)
-        self.counts.setText(HINT)
+        set_plain(self.counts, HINT)
 
 
 def _plain(f: Any) -> str:

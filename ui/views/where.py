@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from aqt.qt import QColor, QLabel, QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
+from aqt.qt import QColor, QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ...metrics.explain import formatting as fmt
 from ...metrics.explain.where import FEATURE_TITLES, bin_label
 from ..chart import ChartWidget
-from ..widgets import NumberItem, View, combo, page, table, tooltip
+from ..text import label, set_plain, tooltip
+from ..turns import on
+from ..widgets import NumberItem, View, combo, page, table
 
 FEATURES = list(FEATURE_TITLES.items())
 HEADERS = ["Bin", "Reviews", "Predicted", "Measured", "95% interval", "Off by"]
@@ -34,12 +36,10 @@ class WhereView(View):
         inner = QWidget()
         layout = QVBoxLayout(inner)
         layout.setContentsMargins(4, 4, 4, 4)
-        self.summary = QLabel("")
-        self.summary.setWordWrap(True)
-        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.summary = label("", selectable=True)
         layout.addWidget(self.summary)
         self.feature = combo(FEATURES)
-        self.feature.currentIndexChanged.connect(self._redraw)
+        on(self.feature.currentIndexChanged, self._redraw)
         layout.addWidget(self.feature)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.chart = ChartWidget()
@@ -56,7 +56,7 @@ class WhereView(View):
         from ...metrics.score.where import MIN_REVIEWS
 
         self.evaluation = ev
-        self.summary.setText(summary(ev.where_worst, MIN_REVIEWS))
+        set_plain(self.summary, summary(ev.where_worst, MIN_REVIEWS))
         self.summary.setToolTip(
             tooltip(
                 f"Bins with fewer than {MIN_REVIEWS:,} reviews are marked and never summarised; a bin is off "
@@ -91,11 +91,11 @@ class WhereView(View):
             for c, item in enumerate(cells):
                 if not e.enough:
                     item.setForeground(muted)
-                    item.setToolTip("Too few reviews in this bin to judge it.")
+                    item.setToolTip(tooltip("Too few reviews in this bin to judge it."))
                 t.setItem(r, c, item)
 
     def clear(self, text: str) -> None:
         self.evaluation = None
-        self.summary.setText("")
+        set_plain(self.summary, "")
         self.chart.clear("No results.")
         self.table.setRowCount(0)

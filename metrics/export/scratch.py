@@ -22,7 +22,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 
-from ..metrics.export.interrupts import deferred
+from .interrupts import deferred
 
 try:
     import fcntl

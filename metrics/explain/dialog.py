@@ -1,0 +1,38 @@
+"""The dialog's own sentences about itself: out-of-date results, settings it could not use, the add-on's files,
+scopes that no longer exist. Whole sentences with named fields (translators reorder them); nothing here computes.
+"""
+
+from __future__ import annotations
+
+# -- results that no longer match what is selected (the line above the tabs) ---------------------------------
+STALE_OTHER_SCOPE = "Out of date — these results are for {scope}; press Evaluate for the scope chosen above."
+STALE_OTHER_OPTIONS = "Out of date — these results were made with other options; press Evaluate."
+STALE_ANSWERED_ONE = "Out of date — 1 review was answered since these results; press Evaluate."
+STALE_ANSWERED_MANY = "Out of date — {count} reviews were answered since these results; press Evaluate."
+STALE_CHANGED = "Out of date — the collection changed since these results (cards, decks or presets); press Evaluate."
+STALE_UNFINISHED = "Out of date — the last run did not finish; the results below are from before it."
+
+# -- scopes ----------------------------------------------------------------------------------------------------
+DECK_GONE = 'There is no deck "{name}" any more (renamed or deleted?): choose a deck.'
+PRESET_GONE = 'There is no preset "{name}" any more (renamed or deleted?): choose a preset.'
+CHOOSE_DECK = "Choose a deck first."
+CHOOSE_PRESET = "Choose a preset first."
+TYPE_SEARCH = "Type an Anki search first."
+COLLECTION_CLOSED = "The collection was closed while this ran; open the dialog again."
+
+# -- settings (config.json, edited in Anki's add-on config editor) ---------------------------------------------
+SETTINGS_NOT_OBJECT = "The add-on's settings are not a JSON object; using the defaults."
+SETTING_UNKNOWN = 'Setting "{key}" is not one of this add-on\'s settings; it is ignored.'
+SETTING_NOT_ONE_OF = 'Setting "{key}" is {value}, which is not one of {allowed}; using "{default}".'
+SETTING_NOT_FLAG = 'Setting "{key}" is {value}, which is not true or false; using {default}.'
+SETTING_NOT_TEXT = 'Setting "{key}" is {value}, which is not a text; using "{default}".'
+
+# -- the add-on's own files ------------------------------------------------------------------------------------
+HISTORY_UNREADABLE = "Past diagnoses are not compared and this one is not kept: {reason}"
+HISTORY_UNWRITABLE = "This diagnosis could not be added to the history of diagnoses: {reason}"
+HISTORY_NO_FOLDER = "Past diagnoses cannot be kept: the add-on's folder for them cannot be made ({reason})."
+
+
+def answered(count: int) -> str:
+    """Return the out-of-date line for `count` reviews answered since the results."""
+    return STALE_ANSWERED_ONE if count == 1 else STALE_ANSWERED_MANY.format(count=f"{count:,}")
