@@ -61,7 +61,7 @@ def run_export(args: argparse.Namespace) -> str:
     # pyarrow's first use (for the optional parquet copy) overlaps the revlog query, which releases the GIL
     warm_up = threading.Thread(target=_prepare_parquet, name="parquet warm-up")
     try:
-        data = read_scope(args, with_durations=True, before_read=warm_up.start)
+        data = read_scope(args, with_durations=True, before_read=warm_up.start, all_models=True)
         from ..metrics.export.dataset import build_tables, write_zip
 
         tables = build_tables(data, whole_collection=whole)

@@ -86,11 +86,17 @@ def import_engine() -> None:
 
 
 def read_scope(
-    args: argparse.Namespace, with_durations: bool = False, before_read: Any = None, with_intervals: bool = False
+    args: argparse.Namespace,
+    with_durations: bool = False,
+    before_read: Any = None,
+    with_intervals: bool = False,
+    all_models: bool = False,
 ) -> CollectionData:
     """Return the scope of --search/--deck read from a temporary copy of the collection (`with_intervals`: the
-    intervals Anki scheduled, for the lateness of each review)."""
-    with opened_copy(args, before_read, with_durations=with_durations, with_intervals=with_intervals) as (_col, data):
+    intervals Anki scheduled, for the lateness of each review; `all_models`: the cards of presets on a newer
+    FSRS too, for the export)."""
+    read = {"with_durations": with_durations, "with_intervals": with_intervals, "all_models": all_models}
+    with opened_copy(args, before_read, **read) as (_col, data):
         return data
 
 

@@ -86,7 +86,8 @@ def options(choices: dict[str, str], anki_version: str) -> Any:
 
 
 def _scope_data(col: Any, req: Request, with_durations: bool = False) -> Any:
-    """Return the scope's data: the one read before, else read now (in the worker)."""
+    """Return the scope's data: the one read before, else read now (in the worker). With `with_durations`
+    (the export: review data, no predictions) the cards of presets on a newer FSRS are kept."""
     if req.cached is not None and not with_durations:
         return req.cached
     if col is None:  # the profile closed before the job began
@@ -99,7 +100,13 @@ def _scope_data(col: Any, req: Request, with_durations: bool = False) -> Any:
 
     search, label = scope_search(col, req.scope.kind, req.scope.value)
     return read_collection(
-        col, search, label, with_durations=with_durations, with_intervals=True, chunk_rows=LIVING_CHUNK_ROWS
+        col,
+        search,
+        label,
+        with_durations=with_durations,
+        with_intervals=True,
+        chunk_rows=LIVING_CHUNK_ROWS,
+        all_models=with_durations,
     )
 
 

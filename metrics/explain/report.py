@@ -83,8 +83,9 @@ def _month_lines(ev: Evaluation) -> list[str]:
 
 
 def format_diagnosis(diagnosis: Diagnosis) -> str:
-    """Return the plain-text list of findings: verdict, scope, summary, what to do and why."""
-    lines = []
+    """Return the plain-text list of findings: verdict, scope, summary, what to do and why (after the presets
+    left out, one line each)."""
+    lines = list(diagnosis.notes)
     for f in diagnosis.findings:
         lines.append(f"[{f.verdict}] {f.id} — {f.scope}: {f.summary}")
         if f.action:

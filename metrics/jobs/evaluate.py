@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import Cancelled, EvaluationError
+from ..explain.newer import left_out_line
 from ..models.fsrs import replay
 from ..models.params import to_fsrs6
 from ..read.collection import CollectionData, ignore_before_ms
@@ -262,6 +263,7 @@ def _predict_collection(
         sets, set_of_card = _given_set(options, n_cards, int(np.count_nonzero(has_history)))
     if not data.fsrs_enabled:
         sets.notes.append("FSRS is switched off in this collection; the numbers show how FSRS would have predicted.")
+    sets.notes[:0] = [left_out_line(x.preset, x.model, x.cards) for x in data.left_out]  # named first
     ignore = card_ignore_before(data, card_preset)
     drop = np.array(sets.drop_same_day, dtype=bool)[set_of_card] if n_cards else np.zeros(0, dtype=bool)
     if should_stop is not None and should_stop():

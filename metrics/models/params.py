@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -44,6 +45,9 @@ _CLAMPS = PARAM_RANGES  # fsrs-rs clip_parameters with one relearning step and s
 
 # Preset (deck config) keys, newest first; the first non-empty one wins.
 PRESET_KEYS = ("fsrsParams6", "fsrsParams5", "fsrsWeights")
+NEWEST_REPLAYED = 6  # the newest FSRS version this replay knows (FSRS-4.5, 5 and 6 are its own parameter counts)
+_PARAMS_KEY = re.compile(r"^fsrs_?[Pp]arams_?(\d+)$")
+_VERSION_KEYS = ("fsrsVersion", "fsrs_version")
 
 
 def to_fsrs6(values: Sequence[Any], where: str = "parameters") -> np.ndarray:
@@ -82,6 +86,35 @@ def to_fsrs6(values: Sequence[Any], where: str = "parameters") -> np.ndarray:
     low = np.array([c[0] for c in _CLAMPS], dtype=np.float32)
     high = np.array([c[1] for c in _CLAMPS], dtype=np.float32)
     return np.clip(w, low, high).astype(np.float64)
+
+
+def newer_model(preset: Mapping[str, Any]) -> str:
+    """Return the name of the FSRS a preset is set to when this replay does not know it ("FSRS-7"), else "".
+
+    Anki's development code writes FSRS-7's parameters as `fsrs_params_7` beside an `fsrs_version` (JSON
+    `fsrsParams7`, `fsrsVersion`); an Anki that does not know them keeps them. A version field wins (unset or 0:
+    none; 4 to 6: replayed; newer: that FSRS; anything else: a version this add-on does not know); without one,
+    parameters
+    under a newer key mean that model. Such a preset is never scored as an older one.
+    """
+    for key in _VERSION_KEYS:
+        version = preset.get(key)
+        if version is None or version in ("", 0, "0") or version is False:
+            continue  # unset (0 is a protobuf field's default)
+        digits = re.findall(r"\d+", str(version))
+        number = int(digits[0]) if digits and not isinstance(version, bool) else -1
+        if 4 <= number <= NEWEST_REPLAYED:
+            return ""
+        return (
+            f"FSRS-{number}"
+            if number > NEWEST_REPLAYED
+            else f"an FSRS version this add-on does not know ({str(version)[:20]})"
+        )
+    for key, value in preset.items():
+        match = _PARAMS_KEY.match(str(key))
+        if match and int(match.group(1)) > NEWEST_REPLAYED and value:
+            return f"FSRS-{int(match.group(1))}"
+    return ""
 
 
 def preset_raw_params(preset: Mapping[str, Any]) -> tuple[str, list[Any]]:

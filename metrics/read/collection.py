@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import EvaluationError
-from ..models.params import preset_raw_params
+from ..explain import newer
+from ..models.params import newer_model, preset_raw_params
 from ..reviews.revlog import Revlog, stable_order
 from .collection_file import is_damage
 
@@ -36,6 +37,16 @@ class Preset:
     params_key: str = ""  # fsrsParams6 / fsrsParams5 / fsrsWeights, "" when none
     ignore_before: str = ""
     desired_retention: float | None = None
+    newer_model: str = ""  # a newer FSRS than the replay knows ("FSRS-7"): its cards are left out of every number
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """The cards in scope of a preset set to an FSRS the replay does not know, left out of every number."""
+
+    preset: str
+    model: str
+    cards: int
 
 
 @dataclass(frozen=True)
@@ -53,6 +64,7 @@ class CollectionData:
     fsrs_enabled: bool = False
     scope: str = ""
     leech_notes: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # sorted note ids
+    left_out: tuple[LeftOut, ...] = ()  # presets on a newer FSRS, whose cards are not in the arrays
 
 
 def _parse_ints(text: str | None) -> np.ndarray | None:
@@ -166,18 +178,25 @@ def read_collection(
     with_durations: bool = False,
     with_intervals: bool = False,
     chunk_rows: int = _CHUNK_ROWS,
+    all_models: bool = False,
 ) -> CollectionData:
     """Return the revlog, cards, decks and presets of the cards matching `search` (all cards if None).
 
     `scope_label` names the scope in messages (e.g. 'deck "Spanish"'); by default the search itself.
     `with_durations` also reads each review's time taken (for the benchmark export), `with_intervals`
-    the interval Anki scheduled (for comparisons); `chunk_rows` bounds the revlog rows one query reads.
+    the interval Anki scheduled (for comparisons); `chunk_rows` bounds the revlog rows one query reads. The
+    cards of presets set to an FSRS newer than the replay knows are left out (`left_out` names them), unless
+    `all_models` (the export: review data, no predictions).
     """
     next_day_at = int(col.sched.day_cutoff)
     cards = _cards(col, search, scope_label)
+    deck_names, deck_preset = _decks(col)
+    presets = _presets(col)
+    left_out: tuple[LeftOut, ...] = ()
+    if not all_models:
+        cards, left_out = _replayable(cards, deck_preset, presets, scope_label or search)
     card_ids = cards[:, 0]
     revlog = _revlog(col, card_ids, with_durations, with_intervals, chunk_rows)
-    deck_names, deck_preset = _decks(col)
     return CollectionData(
         revlog=revlog,
         card_ids=card_ids,
@@ -186,11 +205,37 @@ def read_collection(
         next_day_at=next_day_at,
         deck_names=deck_names,
         deck_preset=deck_preset,
-        presets=_presets(col),
+        presets=presets,
         fsrs_enabled=bool(col.get_config("fsrs", False)),
         scope=search or "",
         leech_notes=_leech_notes(col),
+        left_out=left_out,
     )
+
+
+def _replayable(
+    cards: np.ndarray, deck_preset: dict[int, int], presets: dict[int, Preset], scope: str | None
+) -> tuple[np.ndarray, tuple[LeftOut, ...]]:
+    """Return the cards whose preset the replay knows, and the presets left out with their card counts."""
+    unknown = {pid for pid, p in presets.items() if p.newer_model}
+    if not unknown or cards.size == 0:
+        return cards, ()
+    home = np.where(cards[:, 2] != 0, cards[:, 2], cards[:, 1])
+    fallback = DEFAULT_PRESET_ID if DEFAULT_PRESET_ID in presets else -1
+    decks, inverse = np.unique(home, return_inverse=True)
+    of_deck = [deck_preset.get(int(d), fallback) for d in decks.tolist()]
+    card_preset = np.array([p if p in presets else fallback for p in of_deck], dtype=np.int64)[inverse.reshape(-1)]
+    dropped = np.isin(card_preset, np.array(sorted(unknown), dtype=np.int64))
+    left = tuple(
+        LeftOut(presets[pid].name, presets[pid].newer_model, int(np.count_nonzero(card_preset == pid)))
+        for pid in sorted(unknown, key=lambda i: presets[i].name.lower())
+        if np.any(card_preset == pid)
+    )
+    if dropped.all():
+        lines = [newer.left_out_line(x.preset, x.model, x.cards) for x in left]
+        lines.append(newer.NOTHING_ELSE.format(scope=scope or newer.THE_COLLECTION))
+        raise EvaluationError(" ".join(lines))
+    return cards[~dropped], left
 
 
 def _leech_notes(col: Any) -> np.ndarray:
@@ -270,5 +315,6 @@ def _presets(col: Any) -> dict[int, Preset]:
             params_key=key,
             ignore_before=str(conf.get("ignoreRevlogsBeforeDate") or ""),
             desired_retention=conf.get("desiredRetention"),
+            newer_model=newer_model(conf),
         )
     return presets

@@ -146,9 +146,12 @@ class WhatToDoView(View):
         self.button.setAutoDefault(False)
         on(self.button.clicked, run_diagnosis)
         self.counts = label(HINT)
+        self.notes = label("")  # presets left out (a newer FSRS): named in a line each
+        self.notes.setVisible(False)
         row.addWidget(self.button)
         row.addWidget(self.counts, 1)
         layout.addLayout(row)
+        layout.addWidget(self.notes)
         inner = QWidget()
         self.list = QVBoxLayout(inner)
         self.list.setContentsMargins(0, 0, 0, 0)
@@ -177,6 +180,8 @@ class WhatToDoView(View):
         if undecided:
             parts.append(counts.not_enough_data(len(undecided)))
         set_plain(self.counts, " · ".join(parts) + f", from {diagnosis.reviews:,} reviews.")
+        set_plain(self.notes, "\n".join(diagnosis.notes))
+        self.notes.setVisible(bool(diagnosis.notes))
 
     @property
     def building(self) -> bool:
@@ -220,6 +225,7 @@ class WhatToDoView(View):
         self.passed.setVisible(False)
         self.undecided.setVisible(False)
         set_plain(self.counts, HINT)
+        self.notes.setVisible(False)
 
 
 def _plain(f: Any) -> str:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from ...explain import findings as words
+from ...explain.newer import left_out_line
 from ...read.anki_backend import HealthChecker
 from ...read.collection import CollectionData
 from ..compare import Trainer
@@ -118,4 +119,5 @@ def diagnose(
         checks.close()
     found = actions.attach(ctx, ctx.found + health.findings(checked, ctx.found))
     found.sort(key=rank)
-    return Diagnosis(found, checked, ctx.reviews, snapshot(ctx))
+    notes = [left_out_line(x.preset, x.model, x.cards) for x in data.left_out]
+    return Diagnosis(found, checked, ctx.reviews, snapshot(ctx), notes)

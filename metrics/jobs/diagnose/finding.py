@@ -81,14 +81,18 @@ class Diagnosis:
     anki_health_check: dict[str, HealthCheck]
     reviews: int
     snapshot: Snapshot | None = None  # what the next diagnosis compares with (not in the JSON)
+    notes: list[str] = field(default_factory=list)  # presets left out (a newer FSRS), one line each
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the JSON object of `fsrs-calibration diagnose --json`."""
-        return {
+        """Return the JSON object of `fsrs-calibration diagnose --json` (`notes` only when there are any)."""
+        out: dict[str, Any] = {
             "findings": [f.to_dict() for f in self.findings],
             "anki_health_check": {name: check.to_dict() for name, check in self.anki_health_check.items()},
             "reviews": self.reviews,
         }
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
 
     def count(self, verdict: Verdict) -> int:
         """Return how many findings have this verdict."""
