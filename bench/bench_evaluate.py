@@ -49,33 +49,9 @@ col.close(downgrade=False)
 
 def build(path: str, reviews: int, seed: int = 11) -> None:
     """Write a collection with at least `reviews` revlog rows in several decks and presets."""
-    from support.builder import DEFAULTS6, PARAMS19, WEIGHTS17, Builder
+    from support.builder import build_large
 
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    tmp = path + ".part"
-    for p in (tmp, path):
-        if os.path.exists(p):
-            os.remove(p)
-    b = Builder(tmp, seed)
-    presets = [
-        b.preset("Six", "fsrsParams6", [round(v * b.rng.uniform(0.85, 1.2), 4) for v in DEFAULTS6]),
-        b.preset("Five", "fsrsParams5", PARAMS19),
-        b.preset("FourFive", "fsrsWeights", WEIGHTS17),
-        None,
-    ]
-    decks = [b.deck(f"Deck {i}::Sub {j}", presets[(i + j) % 4]) for i in range(5) for j in range(4)]
-    written = 0
-    while written < reviews:
-        rows = []
-        for did in decks:
-            for cid in b.cards(did, 100):
-                rows += [(cid, e) for e in b.history(b.rng.randrange(30, 1500), max_reviews=45)]
-        b.write_many(rows)
-        written += len(rows)
-        print(f"  {written:,} revlog rows", file=sys.stderr)
-    b.col.set_config("fsrs", True)
-    b.close()
-    os.replace(tmp, path)
+    build_large(path, reviews, seed)
 
 
 def run_measured(args: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:

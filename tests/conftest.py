@@ -34,6 +34,19 @@ def collect_after_each_test() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
+def sample() -> str:
+    """Return the path of the sample collection `make run` opens (built once, kept in build/)."""
+    from pathlib import Path
+
+    from make_sample import build_sample
+
+    path = Path(__file__).resolve().parents[1] / "build" / "sample" / "collection.anki2"
+    if not path.exists():
+        build_sample(str(path))
+    return str(path)
+
+
+@pytest.fixture(scope="session")
 def mixed_collection(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """Return the info of the mixed test collection (closed; reopen it from info["path"])."""
     path = str(tmp_path_factory.mktemp("mixed") / "collection.anki2")

@@ -164,15 +164,16 @@ def diagnose(req: Request, history: str | None, success: Callable[[Done], None],
         controls = req.controls
         past, notes = _past(history)
         sweep()  # private collections left by an Anki that was killed while it checked
-        result = run(
-            data,
-            apart_health_check(col, data, _private_collection, run_folder, controls.should_stop),
-            options({}, req.anki_version),  # each card's preset, the benchmark's choices
-            should_stop=controls.should_stop,
-            progress=controls.report,
-            trainer=anki_trainer(col),
-            last=last_for(past, data.scope) if past else None,
-        )
+        with run_folder() as folder:  # the private collections of Anki's health checks (removed afterwards)
+            result = run(
+                data,
+                apart_health_check(col, data, _private_collection, folder, controls.should_stop),
+                options({}, req.anki_version),  # each card's preset, the benchmark's choices
+                should_stop=controls.should_stop,
+                progress=controls.report,
+                trainer=anki_trainer(col),
+                last=last_for(past, data.scope) if past else None,
+            )
         notes += _record(history, past, result, col.path)
         return Done(data, result, tuple(notes))
 

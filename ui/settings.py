@@ -90,8 +90,12 @@ def checked(config: Any) -> tuple[dict[str, Any], list[str]]:
                 problems.append(words.SETTING_UNKNOWN.format(key=_cut(str(key))))
             continue
         out[key], problem = kind.check(key, value)
+        if problem and key == "scope_value":  # no deck, preset or search to evaluate: the whole collection
+            problem = words.SETTING_NO_SCOPE.format(value=_shown(value))
         if problem:
             problems.append(problem)
+    if "scope_value" in config and out["scope_value"] != config["scope_value"]:
+        out["scope"] = "collection"
     return out, problems
 
 

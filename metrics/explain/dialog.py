@@ -26,6 +26,10 @@ SETTING_UNKNOWN = 'Setting "{key}" is not one of this add-on\'s settings; it is 
 SETTING_NOT_ONE_OF = 'Setting "{key}" is {value}, which is not one of {allowed}; using "{default}".'
 SETTING_NOT_FLAG = 'Setting "{key}" is {value}, which is not true or false; using {default}.'
 SETTING_NOT_TEXT = 'Setting "{key}" is {value}, which is not a text; using "{default}".'
+SETTING_NO_SCOPE = (
+    'Setting "scope_value" is {value}, which is not a deck name, preset name or search; the whole collection is '
+    "evaluated."
+)
 
 # -- the add-on's own files ------------------------------------------------------------------------------------
 HISTORY_UNREADABLE = "Past diagnoses are not compared and this one is not kept: {reason}"

@@ -23,13 +23,18 @@ def read_history(path: str) -> list[dict[str, Any]]:
         return []
     except OSError as err:
         raise _refused(path, err.strerror or str(err)) from None
-    with os.fdopen(fd, "rb") as f:
-        info = os.fstat(f.fileno())
-        if not stat.S_ISREG(info.st_mode):
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):  # a folder opens too (and fails only when read)
             raise _refused(path, "not a regular file")
         if info.st_size > MAX_BYTES:
             raise _refused(path, f"larger than {MAX_BYTES // 1024 // 1024} MB")
-        raw = f.read(MAX_BYTES + 1)
+        with os.fdopen(os.dup(fd), "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except OSError as err:  # unreadable, or gone meanwhile
+        raise _refused(path, err.strerror or str(err)) from None
+    finally:
+        os.close(fd)
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):

@@ -5,6 +5,8 @@ E2E_MODE=screens: open the dialog from the Tools menu, run the comparison, then 
                   geometry, the dialog's geometry and every visible control that is outside the
                   dialog or squeezed below its minimum size (outside a scroll area); save screenshots.
 E2E_MODE=install: install the .ankiaddon at E2E_ADDON with Anki's own add-on manager, then quit.
+E2E_MODE=living-NAME: run the script NAME of living_scripts.py (the dialog in a living Anki: buttons pressed,
+                  reviews answered, decks renamed, windows closed, the profile switched meanwhile).
 E2E_MODE=tools:   trigger Tools → "FSRS Calibration…", wait for the results, then trigger the deck
                   gear's "Evaluate FSRS on this deck…" for E2E_DECK, wait again; save screenshots
                   (E2E_SHOTS), the dialog's numbers and a fingerprint of the collection before and
@@ -507,8 +509,14 @@ def screens_check() -> None:
     finish()
 
 
+_opened: list[bool] = []
+
+
 def on_profile_open() -> None:
     log("profile open")
+    if _opened:  # a script reopened the profile: it goes on by itself
+        return
+    _opened.append(True)
     result["addons"] = {m.dir_name: m.enabled for m in mw.addonManager.all_addon_meta()}
     if MODE == "install":
         QTimer.singleShot(300, install)
@@ -518,6 +526,10 @@ def on_profile_open() -> None:
         QTimer.singleShot(300, screens)
     elif MODE == "bench":
         QTimer.singleShot(500, bench)
+    elif MODE.startswith("living-"):
+        from .living_scripts import start
+
+        QTimer.singleShot(300, lambda: start(MODE.removeprefix("living-")))
 
 
 gui_hooks.profile_did_open.append(on_profile_open)

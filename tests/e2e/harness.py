@@ -14,8 +14,9 @@ HERE = Path(__file__).resolve().parent
 PROFILE = "Test"
 
 
-def make_base(base: Path, collection: str, python: str | None = None) -> Path:
-    """Create a base folder with one profile holding a copy of `collection` and the driver add-on."""
+def make_base(base: Path, collection: str, python: str | None = None, ui_scale: float = 1.0) -> Path:
+    """Create a base folder with one profile holding a copy of `collection` and the driver add-on; `ui_scale`:
+    Anki's own interface scale (Anki 25.07 sets QT_SCALE_FACTOR from it before Qt starts)."""
     code = (
         "import sys\n"
         "from aqt.profiles import ProfileManager\n"
@@ -24,6 +25,7 @@ def make_base(base: Path, collection: str, python: str | None = None) -> Path:
         f"pm.create({PROFILE!r})\n"
         "pm.meta['firstRun'] = False\n"
         "pm.meta['defaultLang'] = 'en_US'\n"
+        f"pm.meta['uiScale'] = {float(ui_scale)!r}\n"
         f"pm.load({PROFILE!r})\n"
         "pm.profile['syncKey'] = None\n"
         "pm.profile['autoSync'] = False\n"
@@ -36,6 +38,8 @@ def make_base(base: Path, collection: str, python: str | None = None) -> Path:
     driver = base / "addons21" / "zz_e2e_driver"
     driver.mkdir(parents=True, exist_ok=True)
     shutil.copy(HERE / "driver_addon.py", driver / "__init__.py")
+    for part in ("living.py", "living_scripts.py"):  # the scripts of the living-Anki tests
+        shutil.copy(HERE / part, driver / part)
     return folder / "collection.anki2"
 
 

@@ -143,13 +143,15 @@ def state(name: str) -> dict:
             headline=shown_text(d.headline),
             stale=d.stale,
             stale_text=d.stale_label.text() if d.stale_label.isVisibleTo(d) else "",
-            notice=d.notice.text() if d.notice.isVisibleTo(d) else "",
+            notice=d.notice.text() if hasattr(d, "notice") and d.notice.isVisibleTo(d) else "",
             status=d.status.text(),
             reviews=ev.overall.reviews if ev is not None else None,
             diagnosis_reviews=d.diagnosis.reviews if d.diagnosis is not None else None,
             whattodo_faded=d.whattodo._fade.opacity() < 1.0,
             notes=list(ev.notes) if ev is not None else [],
         )
+        if shots := os.environ.get("E2E_SHOTS"):
+            d.grab().save(os.path.join(shots, f"{name}.png"))
     result[name] = out
     return out
 
@@ -189,9 +191,17 @@ def markup_shown(root: QWidget, raw: list[str]) -> list[str]:
     return found
 
 
-def answer_loop(stats: dict, keep_going: Callable[[], bool]) -> None:
-    """Review in Anki's reviewer while `keep_going()`: show each answer, press Easy, and time from the press
-    until the next question is shown (`stats["waits"]`, seconds)."""
+def open_reviewer(deck: str) -> Callable[[], bool]:
+    """Start reviewing `deck` in Anki's reviewer; return the condition that its first question shows."""
+    mw.col.decks.select(mw.col.decks.id_for_name(deck))
+    mw.moveToState("review")
+    return lambda: mw.state == "review" and mw.reviewer.card is not None and mw.reviewer.state == "question"
+
+
+def answer_loop(stats: dict, keep_going: Callable[[], bool]) -> Callable[[], None]:
+    """Review in Anki's reviewer (showing a question) while `keep_going()`: show each answer, press Easy, and
+    time from the press until the next question is shown (`stats["waits"]`, seconds). Return what stops
+    listening."""
     stats.setdefault("waits", [])
     pressed: list[float] = []
 
@@ -212,8 +222,8 @@ def answer_loop(stats: dict, keep_going: Callable[[], bool]) -> None:
         mw.reviewer._answerCard(4)
 
     gui_hooks.reviewer_did_show_question.append(question_shown)
-    stats["unhook"] = lambda: gui_hooks.reviewer_did_show_question.remove(question_shown)
-    mw.moveToState("review")
+    QTimer.singleShot(30, press)
+    return lambda: gui_hooks.reviewer_did_show_question.remove(question_shown)
 
 
 def processed(n: int = 3) -> None:

@@ -32,15 +32,16 @@ def own_col(mixed_collection, tmp_path):
 @pytest.mark.parametrize("with_intervals", [True, False])
 def test_the_check_apart_is_ankis_own(own_col, deck, with_intervals):
     data = read_collection(own_col, deck_search(own_col, deck) if deck else None, with_intervals=with_intervals)
-    apart = apart_health_check(own_col, data, Collection, run_folder)
     anki = anki_health_check(own_col)
     checked = 0
-    for name in PRESETS:
-        ours, theirs = apart(name), anki(name)
-        assert ours == theirs, name
-        checked += theirs is not None and theirs.passed is not None
+    with run_folder() as folder:
+        apart = apart_health_check(own_col, data, Collection, folder)
+        for name in PRESETS:
+            ours, theirs = apart(name), anki(name)
+            assert ours == theirs, name
+            checked += theirs is not None and theirs.passed is not None
+        assert apart("no such preset") is None
     assert checked >= 3  # most presets have enough reviews for Anki to run its check
-    assert apart("no such preset") is None
 
 
 def test_an_optimize_search_and_the_ignore_date_are_anki_s(own_col):
@@ -49,11 +50,12 @@ def test_an_optimize_search_and_the_ignore_date_are_anki_s(own_col):
         conf["paramSearch"] = search
         own_col.decks.update_config(conf)
     data = read_collection(own_col, deck_search(own_col, "Six"), with_intervals=True)
-    apart = apart_health_check(own_col, data, Collection, run_folder)
     anki = anki_health_check(own_col)
-    for name in ("P6", "Ignore"):
-        assert apart(name) == anki(name)
-    assert apart("P6").search == "deck:Five -is:suspended"
+    with run_folder() as folder:
+        apart = apart_health_check(own_col, data, Collection, folder)
+        for name in ("P6", "Ignore"):
+            assert apart(name) == anki(name)
+        assert apart("P6").search == "deck:Five -is:suspended"
 
 
 def test_nothing_is_left_behind(own_col, tmp_path, monkeypatch):
@@ -62,5 +64,6 @@ def test_nothing_is_left_behind(own_col, tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     before = set(tmp_path.iterdir())
     data = read_collection(own_col, with_intervals=True)
-    apart_health_check(own_col, data, Collection, run_folder)("P6")
+    with run_folder() as folder:
+        apart_health_check(own_col, data, Collection, folder)("P6")
     assert set(tmp_path.iterdir()) == before

@@ -123,3 +123,8 @@ def test_cli_history_file(tmp_path, capsys):
         assert history.read_bytes() == content  # a file it cannot read is left as it was
     assert main(["diagnose", path, "--history", path]) == 2  # never the collection itself
     assert "history" not in capsys.readouterr().out
+    history.unlink()
+    history.mkdir()  # a folder where the file should be: one line, not "[Errno 21] Is a directory"
+    assert main(["diagnose", path, "--history", str(history)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot read the history of diagnoses (not a regular file)" in err

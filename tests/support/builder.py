@@ -7,7 +7,9 @@ are written with exact millisecond timestamps relative to the collection's day c
 from __future__ import annotations
 
 import json
+import os
 import random
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -328,3 +330,33 @@ def build_mixed(path: str, seed: int = 0, cards_per_deck: int = 60) -> dict[str,
     col.remove_notes(list({col.get_card(c).nid for c in cards["FourFive"][20:25]}))
     made = _answer_in_filtered_decks(b, cards)
     return {"presets": presets, "decks": decks, "cards": cards, "special": special, "filtered": made, "builder": b}
+
+
+def build_large(path: str, reviews: int, seed: int = 11) -> None:
+    """Write a collection with at least `reviews` revlog rows in twenty decks ("Deck i::Sub j") and four presets
+    (FSRS-6, FSRS-5, FSRS-4.5 parameters, and Anki's default preset): the benchmarks' collections."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = path + ".part"
+    for p in (tmp, path):
+        if os.path.exists(p):
+            os.remove(p)
+    b = Builder(tmp, seed)
+    presets = [
+        b.preset("Six", "fsrsParams6", [round(v * b.rng.uniform(0.85, 1.2), 4) for v in DEFAULTS6]),
+        b.preset("Five", "fsrsParams5", PARAMS19),
+        b.preset("FourFive", "fsrsWeights", WEIGHTS17),
+        None,
+    ]
+    decks = [b.deck(f"Deck {i}::Sub {j}", presets[(i + j) % 4]) for i in range(5) for j in range(4)]
+    written = 0
+    while written < reviews:
+        rows = []
+        for did in decks:
+            for cid in b.cards(did, 100):
+                rows += [(cid, e) for e in b.history(b.rng.randrange(30, 1500), max_reviews=45)]
+        b.write_many(rows)
+        written += len(rows)
+        print(f"  {written:,} revlog rows", file=sys.stderr)
+    b.col.set_config("fsrs", True)
+    b.close()
+    os.replace(tmp, path)

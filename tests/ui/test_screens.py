@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -20,20 +19,12 @@ SCREENS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def sample() -> str:
-    path = ROOT / "build" / "sample" / "collection.anki2"
-    if not path.exists():
-        subprocess.run([sys.executable, str(ROOT / "scripts" / "make_sample.py"), str(path)], check=True)
-    return str(path)
-
-
 @pytest.mark.parametrize("name, width, height, scale", SCREENS, ids=[s[0] for s in SCREENS])
 def test_the_dialog_fits_the_screen(sample, tmp_path, name, width, height, scale):
     from e2e.harness import install_working_tree, make_base, run_anki
 
     base = tmp_path / "base"
-    make_base(base, sample, sys.executable)
+    make_base(base, sample, sys.executable, float(scale))
     install_working_tree(base)
     config = tmp_path / "screen.json"
     config.write_text(

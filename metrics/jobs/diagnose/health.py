@@ -25,7 +25,7 @@ class HealthRuns:
     """Anki's health check of every preset with reviews, running in a thread of its own (none without a checker)."""
 
     def __init__(self, check: HealthChecker | None, data: CollectionData, job: Job) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=1)
+        self._pool = ThreadPoolExecutor(max_workers=2)
         self._runs: dict[str, Future[HealthCheck | None]] = {}
         if check is not None:
             for name, cost in health_check_plan(data):
