@@ -146,12 +146,15 @@ class CalibrationDialog(QDialog):
         """Mark each result shown that no longer matches the scope, options and collection (or undo that)."""
         scope, choices = self.bar.scope(), self.bar.choices()
         why = self.fresh.why_stale("evaluation", scope, choices)
-        set_plain(self.stale_label, why)
-        self.stale_label.setVisible(bool(why))
+        why_diagnosis = self.fresh.why_stale("diagnosis", scope, choices, uses_choices=False)
+        why_comparison = self.fresh.why_stale("comparison", scope, choices)
+        lines = [w for w in (why, why_diagnosis, why_comparison) if w]
+        set_plain(self.stale_label, "\n".join(lines))
+        self.stale_label.setVisible(bool(lines))
         self.views.set_stale(bool(why))
         if "compare" in self.views.built:
-            self.views.get("compare").set_stale(bool(self.fresh.why_stale("comparison", scope, choices)))
-        self.whattodo.set_stale(bool(self.fresh.why_stale("diagnosis", scope, choices, uses_choices=False)))
+            self.views.get("compare").set_stale(bool(why_comparison))
+        self.whattodo.set_stale(bool(why_diagnosis))
 
     def tell(self, lines: list[str] | tuple[str, ...]) -> None:
         """Show what the learner should know about the add-on's own settings and files (plain lines)."""

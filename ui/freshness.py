@@ -61,11 +61,11 @@ class Freshness:
         if stamp is None:
             return ""
         if stamp.scope != scope:
-            return words.STALE_OTHER_SCOPE.format(scope=stamp.scope_text)
+            return words.stale(words.STALE_OTHER_SCOPE, kind, scope=stamp.scope_text)
         if uses_choices and stamp.choices != tuple(sorted(choices.items())):
-            return words.STALE_OTHER_OPTIONS
+            return words.stale(words.STALE_OTHER_OPTIONS, kind)
         if self.answers > stamp.answered:
-            return words.answered(self.answers - stamp.answered)
+            return words.answered(kind, self.answers - stamp.answered)
         if self.changes > stamp.changes:
-            return words.STALE_CHANGED
+            return words.stale(words.STALE_CHANGED, kind)
         return ""

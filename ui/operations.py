@@ -217,16 +217,15 @@ def save_export(req: Request, tables: Any, path: str, success: Callable[[str], N
 def _past(history: str | None) -> tuple[list[dict[str, Any]] | None, list[str]]:
     """Return the past diagnoses (None without a file, or when it cannot be read: then it is left alone) and
     the line that says why it could not be read."""
-    from ..metrics.errors import EvaluationError
     from ..metrics.explain import dialog as words
-    from ..metrics.read.history_file import read_history
+    from ..metrics.read.history_file import HistoryUnreadable, read_history
 
     if not history:
         return None, []
     try:
         return read_history(history), []
-    except EvaluationError as err:
-        return None, [words.HISTORY_UNREADABLE.format(reason=err)]
+    except HistoryUnreadable as err:
+        return None, [words.HISTORY_UNREADABLE.format(why=err.why, path=err.path)]
 
 
 def _record(history: str | None, past: list[dict[str, Any]] | None, result: Any, collection: str) -> list[str]:

@@ -4,13 +4,18 @@ scopes that no longer exist. Whole sentences with named fields (translators reor
 
 from __future__ import annotations
 
-# -- results that no longer match what is selected (the line above the tabs) ---------------------------------
-STALE_OTHER_SCOPE = "Out of date — these results are for {scope}; press Evaluate for the scope chosen above."
-STALE_OTHER_OPTIONS = "Out of date — these results were made with other options; press Evaluate."
-STALE_ANSWERED_ONE = "Out of date — 1 review was answered since these results; press Evaluate."
-STALE_ANSWERED_MANY = "Out of date — {count} reviews were answered since these results; press Evaluate."
-STALE_CHANGED = "Out of date — the collection changed since these results (cards, decks or presets); press Evaluate."
-STALE_UNFINISHED = "Out of date — the last run did not finish; the results below are from before it."
+# -- results that no longer match what is selected (the lines above the tabs), for each kind of result --------
+STALE_OTHER_SCOPE = "Out of date — {what} are for {scope}; press {button} for the scope chosen above."
+STALE_OTHER_OPTIONS = "Out of date — {what} were made with other options; press {button}."
+STALE_ANSWERED_ONE = "Out of date — 1 review was answered since {what} were made; press {button}."
+STALE_ANSWERED_MANY = "Out of date — {count} reviews were answered since {what} were made; press {button}."
+STALE_CHANGED = "Out of date — the collection changed since {what} were made (cards, decks or presets); press {button}."
+STALE_WHAT = {
+    "evaluation": "these results",
+    "comparison": "the models' comparison",
+    "diagnosis": "the findings in What to do",
+}
+STALE_BUTTON = {"evaluation": "Evaluate", "comparison": "Compare models", "diagnosis": "Find out what to do"}
 
 # -- scopes ----------------------------------------------------------------------------------------------------
 DECK_GONE = 'There is no deck "{name}" any more (renamed or deleted?): choose a deck.'
@@ -32,11 +37,21 @@ SETTING_NO_SCOPE = (
 )
 
 # -- the add-on's own files ------------------------------------------------------------------------------------
-HISTORY_UNREADABLE = "Past diagnoses are not compared and this one is not kept: {reason}"
+HISTORY_UNREADABLE = (
+    "Past diagnoses are not compared, and this one is not kept: the add-on's file of them cannot be read ({why}). "
+    "Move it away to start a new one: {path}"
+)
 HISTORY_UNWRITABLE = "This diagnosis could not be added to the history of diagnoses: {reason}"
 HISTORY_NO_FOLDER = "Past diagnoses cannot be kept: the add-on's folder for them cannot be made ({reason})."
 
 
-def answered(count: int) -> str:
-    """Return the out-of-date line for `count` reviews answered since the results."""
-    return STALE_ANSWERED_ONE if count == 1 else STALE_ANSWERED_MANY.format(count=f"{count:,}")
+def stale(template: str, kind: str, **values: object) -> str:
+    """Return an out-of-date line for the result of `kind` (evaluation, comparison, diagnosis)."""
+    return template.format(what=STALE_WHAT[kind], button=STALE_BUTTON[kind], **values)
+
+
+def answered(kind: str, count: int) -> str:
+    """Return the out-of-date line for `count` reviews answered since the result of `kind`."""
+    if count == 1:
+        return stale(STALE_ANSWERED_ONE, kind)
+    return stale(STALE_ANSWERED_MANY, kind, count=f"{count:,}")

@@ -44,7 +44,15 @@ def read_history(path: str) -> list[dict[str, Any]]:
     return [d for d in doc["diagnoses"] if isinstance(d, dict)]
 
 
-def _refused(path: str, why: str) -> EvaluationError:
-    return EvaluationError(
-        f"{printable(path, 200)}: cannot read the history of diagnoses ({why}); move the file away or name another."
-    )
+class HistoryUnreadable(EvaluationError):
+    """The history file cannot be read (`why`); it is left as it is."""
+
+    def __init__(self, path: str, why: str) -> None:
+        super().__init__(
+            f"{printable(path, 200)}: cannot read the history of diagnoses ({why}); move the file away or name another."
+        )
+        self.path, self.why = printable(path, 200), why
+
+
+def _refused(path: str, why: str) -> HistoryUnreadable:
+    return HistoryUnreadable(path, why)

@@ -127,6 +127,7 @@ def test_a_result_for_another_scope_or_before_reviews_is_not_shown_as_current(tm
     assert changed["whattodo_faded"]
     medicine = ran["medicine"]
     assert not medicine["stale"] and medicine["reviews"] < before["reviews"] and medicine["whattodo_faded"]
+    assert "the findings in What to do are for Whole collection" in medicine["stale_text"]
     answered = ran["answered"]
     assert answered["stale"] and "2 reviews were answered since these results" in answered["stale_text"]
 
