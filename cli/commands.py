@@ -109,7 +109,7 @@ def run_diagnose(args: argparse.Namespace) -> Any:
     options = Options(short_term_floor_rating=short_term_floor_rating(anki_version()))  # each card's preset
     progress = progress_printer(args, "…")
     history = _history(args)  # before the long work: a file that cannot be read is said at once
-    with opened_copy(args) as (col, data):
+    with opened_copy(args, with_intervals=True) as (col, data):  # the intervals: how late each review came
         from ..metrics.jobs.diagnose import diagnose, health_check_plan, health_checks_first
         from ..metrics.jobs.diagnose.snapshot import appended, last_for
         from ..metrics.jobs.gate import give_back_memory

@@ -45,7 +45,7 @@ FINDING_TITLES = {
     "since-last": "Since the last diagnosis",
 }
 OPTIMIZE = "Deck Options → (this preset) → FSRS → Optimize."
-REOPTIMIZE = "Then re-optimize (Deck Options → FSRS → Optimize)."
+REOPTIMIZE = "Then optimize (Deck Options → FSRS → Optimize)."
 COLLECTION = "collection"
 
 
@@ -88,40 +88,6 @@ DATA_OK = Words(
     "Every verdict below rests on these reviews.",
 )
 
-HARD_NUMBERS = (
-    "after Hard you recalled {hard_measured} where FSRS predicted {hard_predicted} ({hard_reviews} reviews); "
-    "after Good {good_measured} against {good_predicted} ({good_reviews} reviews)"
-)
-HARD_PROBLEM = Words(
-    "Cards you answered Hard are forgotten more often than FSRS expects: recall after Hard is {lower} lower than "
-    "after Good, relative to FSRS's prediction (95% interval {low} to {high}).",
-    "When you have forgotten a card, press Again, even if it felt close; Hard means you remembered it with "
-    f"effort. {REOPTIMIZE}",
-    "Hard tells FSRS the card was remembered, so it schedules it further out; {numbers}. That is the pattern of "
-    "forgotten cards answered Hard.",
-)
-HARD_OK = Words(
-    "Your Hard answers look honest: {numbers}.",
-    "",
-    "Recall after Hard is within {effect} of recall after Good, relative to FSRS's prediction, or the difference "
-    "is within chance (95% interval {low} to {high}).",
-)
-
-AGAIN_NUMBERS = "after Again you recalled {measured} where FSRS predicted {predicted} ({reviews} reviews)"
-AGAIN_SUGGESTION = Words(
-    "Cards you answered Again are remembered more often than FSRS expects: {more} more than after Good, relative "
-    "to FSRS's prediction (95% interval {low} to {high}).",
-    f"Press Again only when you could not recall the answer; for a slow or shaky recall press Hard. {REOPTIMIZE}",
-    "Again tells FSRS the card was forgotten, so it resets its memory; {numbers}.",
-)
-AGAIN_OK = Words(
-    "Nothing suggests Again is pressed on remembered cards: {numbers}.",
-    "",
-    "Recall after Again is within chance of recall after Good, relative to FSRS's prediction (95% interval {low} "
-    "to {high}).",
-)
-AGAIN_OK_HARD_EXPLAINS = Words(AGAIN_OK.summary, "", "The Hard pattern above explains a gap after Again as well.")
-
 RETENTION_NUMBERS = (
     "you recalled {measured} of {reviews} reviews (95% interval {interval}); your desired retention is {desired}"
 )
@@ -130,21 +96,35 @@ RETENTION_OK = Words(
     "",
     "FSRS schedules each review for your desired retention; measured recall matches it.",
 )
-_RETENTION_OFF_WHY = (
-    "FSRS predicted {predicted} for these reviews. A measured retention away from the desired one means the "
-    "predictions, and so the intervals, are off for you (or that many reviews were done late or early)."
+RETENTION_BELOW_FSRS_OFF = Words(
+    "Retention is below target, and below what FSRS predicted ({predicted}): {numbers}.",
+    OPTIMIZE,
+    "FSRS predicted more recall than you had (measured minus predicted {gap}, 95% interval {low} to {high}): its "
+    "parameters overrate your memory, so the intervals are too long for you.",
 )
-RETENTION_BELOW = Words(
-    "Retention is below target: {numbers}.",
-    "Re-optimize your parameters (Deck Options → FSRS → Optimize), and review overdue cards first; if it persists, "
-    "check that you press Again whenever you have forgotten.",
-    _RETENTION_OFF_WHY,
+RETENTION_BELOW_LATE = Words(
+    "Retention is below target because {late} of these reviews came later than planned: {numbers}.",
+    "Do reviews when they are due (overdue cards first); new parameters would not change this.",
+    "FSRS predicted this recall for when you actually reviewed ({predicted}): the intervals were right, the "
+    "reviews came at 1.5× their interval or later.",
+)
+RETENTION_BELOW_FLOOR = Words(
+    "Retention is below target, as FSRS predicted ({predicted}), and it cannot schedule sooner: {numbers}.",
+    "See the Again check of this preset.",
+    "FSRS would need intervals under a day before most of these reviews; see the Again check.",
+)
+RETENTION_BELOW_AS_PREDICTED = Words(
+    "Retention is below target, as FSRS predicted for when you reviewed ({predicted}): {numbers}.",
+    "",
+    "The predictions are right (measured minus predicted {gap}, 95% interval {low} to {high}) and the reviews came "
+    "on time: these reviews were scheduled for another desired retention (after a change of it, or of "
+    "parameters), and recall will follow as new intervals come due.",
 )
 RETENTION_ABOVE = Words(
     "Retention is above target: {numbers}.",
     "Nothing is wrong; if reviews feel too frequent you may lower desired retention (Deck Options → FSRS → "
-    "Desired retention) or re-optimize.",
-    _RETENTION_OFF_WHY,
+    "Desired retention).",
+    "FSRS predicted {predicted} for these reviews (measured minus predicted {gap}, 95% interval {low} to {high}).",
 )
 
 PARAMETERS_OPTIMIZED = Words(
@@ -188,24 +168,29 @@ DECKS_OK = Words(
 )
 DECKS_OFF = Words(
     "FSRS is off beyond chance in {decks}, measured minus predicted recall: {names}.",
-    "If such a deck holds a different kind of material, give it a preset of its own (Deck Options → Add preset) "
-    "and optimize that preset.",
+    "Optimize these decks' presets; where such a deck shares its preset with other decks, its own finding below "
+    "says whether a preset of its own would help.",
     "In these decks the 95% interval of measured minus predicted recall excludes zero and the gap is 3 "
     "percentage points or more; one preset's parameters may not fit them.",
 )
 
-OWN_PRESET_NUMBERS = "log loss {trained} against {current} with its preset's, on {reviews} later reviews ({gain})"
+OWN_PRESET_NUMBERS = (
+    "log loss {trained} against {current} with its preset's trained the same way, on {reviews} later reviews ({gain})"
+)
 OWN_PRESET_HELPS = Words(
     "This deck would do better with a preset of its own: parameters trained on it alone predict its later reviews "
     "better ({numbers}).",
     "Deck Options → Add preset (for this deck only) → FSRS → Optimize.",
-    "Trained only on this deck's earlier reviews, FSRS beats the shared preset's parameters on its later reviews "
-    "beyond chance.",
+    "Both sets of parameters were trained by Anki's optimizer on the reviews before the same day, the shared "
+    "preset's on all its decks, this deck's on its own; on this deck's reviews after that day its own beat the "
+    "shared ones beyond chance.",
 )
 OWN_PRESET_OK = Words(
     "A preset of its own would not help this deck measurably ({numbers}).",
     "",
-    "Parameters trained on this deck alone do not beat its preset's beyond chance.",
+    "Both sets of parameters were trained by Anki's optimizer on the reviews before the same day, the shared "
+    "preset's on all its decks, this deck's on its own; on this deck's later reviews its own do not beat the "
+    "shared ones beyond chance.",
 )
 
 STANDING_WHY = (

@@ -17,9 +17,11 @@ WHY_QUANTILE = "{cutoff} splits your reviews before {split} in half."
 _WHY = (
     "Out of sample: Anki's optimizer trained both sets of parameters on your reviews before {split} and they are "
     "scored on the reviews from {split} on, which neither saw. Like Anki's setting, a date drops whole cards "
-    "(those you began learning before it), not single reviews. {tested} dates were tested ({dates}); each "
-    "difference's interval is widened to hold for all of them together."
+    "(those you began learning before it), not single reviews. {tested_dates}; each difference's interval is "
+    "widened to hold for all of them together."
 )
+TESTED_ONE = "1 date was tested ({dates})"
+TESTED_MANY = "{tested} dates were tested ({dates})"
 MISLEAD = Words(
     "Your reviews of cards begun before {cutoff} now mislead FSRS: {numbers}.",
     "Deck Options → (this preset) → FSRS → Ignore cards reviewed before: {cutoff}. Then Optimize.",

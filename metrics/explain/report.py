@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..jobs.evaluate import Evaluation
 from . import formatting as fmt
+from . import plan as plan_words
 from . import where as where_words
 from .advice import comparison_advice
 
@@ -82,10 +83,28 @@ def _month_lines(ev: Evaluation) -> list[str]:
     return lines
 
 
+def format_plan(diagnosis: Diagnosis) -> list[str]:
+    """Return the plan as plain-text lines: per preset its numbered steps (the findings behind each in
+    brackets) and notes, or that it needs nothing; the scope's first line when nothing needs doing."""
+    lines = [plan_words.PLAN_TITLE]
+    if diagnosis.first_line:
+        lines.append(f"  {diagnosis.first_line}")
+    for p in diagnosis.plan:
+        head = plan_words.PRESET_HEAD.format(preset=p.preset, reviews=fmt.count(p.reviews))
+        if not p.steps and not p.notes:
+            lines.append(f"  {head}: {plan_words.NOTHING}")
+            continue
+        lines.append(f"  {head}")
+        for n, step in enumerate(p.steps, 1):
+            lines.append(f"    {n}. {step.text} [{', '.join(step.because)}]")
+        lines += [f"    {note}" for note in p.notes]
+    return lines
+
+
 def format_diagnosis(diagnosis: Diagnosis) -> str:
-    """Return the plain-text list of findings: verdict, scope, summary, what to do and why (after the presets
-    left out, one line each)."""
-    lines = list(diagnosis.notes)
+    """Return the plain-text plan, then the findings: verdict, scope, summary, what to do and why (after the
+    presets left out, one line each)."""
+    lines = list(diagnosis.notes) + format_plan(diagnosis) + ["", plan_words.FINDINGS_TITLE]
     for f in diagnosis.findings:
         lines.append(f"[{f.verdict}] {f.id} — {f.scope}: {f.summary}")
         if f.action:

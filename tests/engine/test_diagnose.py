@@ -94,47 +94,6 @@ def test_far_off_parameters_are_sent_to_optimize(tmp_path, seed):
     assert action["kind"] == "deck-options" and action["preset"] == "Main preset" and action["deck_id"] > 1
 
 
-def test_a_deck_of_other_material_is_told_to_get_its_own_preset(tmp_path):
-    path = str(tmp_path / "c.anki2")
-    same = Learner(true_params=list(DEFAULTS6), seed=1)
-    other = Learner(true_params=OTHER, seed=2)
-    presets = {"Usual": list(DEFAULTS6), "Other": list(DEFAULTS6)}
-    b = build_learner_collection(
-        path, {"Usual": (same, 400), "Other": (other, 400)}, days=300, preset_params=presets, seed=5
-    )
-    preset = b.col.decks.get_config(b.col.decks.get(b.col.decks.id_for_name("Usual"))["conf"])
-    deck = b.col.decks.get(b.col.decks.id_for_name("Other"))
-    deck["conf"] = preset["id"]  # both decks share the preset fit for the usual material
-    b.col.decks.save(deck)
-    b.close()
-    dg = run(path)
-    own = {f.scope: f for f in dg.by_id("decks") if f.scope.startswith("deck ")}
-    assert own['deck "Other"'].verdict == "suggestion" and "preset of its own" in own['deck "Other"'].summary
-    assert own['deck "Usual"'].verdict == "ok" and own['deck "Usual"'].actions == []
-    # its actions: Deck Options of that very deck (its preset named), and an evaluation of its cards
-    from anki.collection import Collection
-
-    col = Collection(path)
-    try:
-        other = col.decks.id_for_name("Other")
-        cards = sorted(
-            col.db.list("select id from cards where (case when odid != 0 then odid else did end) = ?", other)
-        )
-        options, evaluate = own['deck "Other"'].actions
-        assert options == {"kind": "deck-options", "preset": "Usual preset", "deck_id": other}
-        assert evaluate["kind"] == "evaluate" and sorted(col.find_cards(evaluate["search"])) == cards
-        [decks] = [f for f in dg.by_id("decks") if f.scope == "collection"]
-        if decks.verdict == "suggestion":  # the decks off beyond chance, each shown in the Browser and evaluated
-            browse = [a for a in decks.actions if a["kind"] == "browse"]
-            assert len(browse) == len(decks.evidence["decks_off"]) >= 1
-            for d in decks.evidence["decks_off"][:3]:  # each deck named with its gap's interval
-                low, high = (f"{x * 100:+.1f} pp" for x in d["gap_ci"])
-                assert f'"{d["deck"]}" ({d["gap"] * 100:+.1f} pp, 95% interval {low} to {high},' in decks.summary
-            assert sorted(col.find_cards(browse[0]["search"])) == cards
-    finally:
-        col.close(downgrade=False)
-
-
 def test_current_predictions_are_the_replay_of_the_part_itself(tmp_path):
     """The out-of-sample tests take the presets' predictions of a deck's (or preset's) reviews from the
     diagnosis's replay of the whole scope: the same numbers as a replay of that part alone."""

@@ -49,8 +49,9 @@ class Learner:
 
 def simulate_card(
     learner: Learner, rng: random.Random, first_day: int, last_day: int, planted: bool = False
-) -> list[tuple[int, int, int]]:
-    """Return one card's reviews as (day, pressed rating, revlog type) from first_day up to last_day."""
+) -> list[tuple[int, int, int, int]]:
+    """Return one card's reviews as (day, pressed rating, revlog type, the interval Anki scheduled in days)
+    from first_day up to last_day."""
     true = Scheduler(learner.true_params, learner.desired_retention, (), (), enable_fuzzing=False)
     anki = Scheduler(
         learner.scheduler_params or learner.true_params, learner.desired_retention, (), (), enable_fuzzing=True
@@ -61,7 +62,7 @@ def simulate_card(
         old = Scheduler(params, learner.old_desired_retention, (), (), enable_fuzzing=True)
     true_card, anki_card = Card(), Card()
     day = first_day
-    out: list[tuple[int, int, int]] = []
+    out: list[tuple[int, int, int, int]] = []
     kind = LEARN
     while day <= last_day:
         when = START + timedelta(days=day)
@@ -81,9 +82,10 @@ def simulate_card(
         learner.stats[(int(truth), int(pressed))] = learner.stats.get((int(truth), int(pressed)), 0) + 1
         true_card, _ = true.review_card(true_card, truth, when)
         anki_card, _ = (old if day < learner.habits_until else anki).review_card(anki_card, pressed, when)
-        out.append((day, int(pressed), kind))
+        scheduled = max(1, (anki_card.due - when).days)
+        out.append((day, int(pressed), kind, scheduled))
         kind = REVIEW
-        day += max(1, _when_done((anki_card.due - when).days, learner, rng))
+        day += max(1, _when_done(scheduled, learner, rng))
     return out
 
 
@@ -136,9 +138,9 @@ def build_learner_collection(
             planted = learner.planted_share > 0 and rng.random() < learner.planted_share  # no draw otherwise
             if planted:
                 learner.planted.append(cid)
-            for day, pressed, kind in simulate_card(learner, rng, first, days - 1, planted):
+            for day, pressed, kind, scheduled in simulate_card(learner, rng, first, days - 1, planted):
                 factor = 0 if kind == LEARN else 2500
-                rows.append((cid, Entry(b.at(days - day), pressed, kind, ivl=1, factor=factor)))
+                rows.append((cid, Entry(b.at(days - day), pressed, kind, ivl=scheduled, factor=factor)))
     b.write_many(rows)
     b.col.set_config("fsrs", True)
     return b

@@ -59,8 +59,9 @@ class Entries:
         return self.parts[0][0]
 
 
-def time_ordered(data: CollectionData, folds: int = N_SPLITS) -> Entries:
-    """Return the comparison's entries of `data` (EvaluationError when too few reviews for the folds)."""
+def time_ordered(data: CollectionData, folds: int = N_SPLITS, cut_ms: int | None = None) -> Entries:
+    """Return the comparison's entries of `data` (EvaluationError when too few reviews for the folds). With
+    `cut_ms`, one fold: the reviews before that time train, those from it on are tested."""
     ignore = card_ignore_before(data)
     no_drop = np.zeros(data.card_ids.size, dtype=bool)
     reviews = build_reviews(data.revlog, data.next_day_at, ignore, no_drop)
@@ -68,6 +69,9 @@ def time_ordered(data: CollectionData, folds: int = N_SPLITS) -> Entries:
     read_rows = reviews.row[sel] if reviews.row is not None else None
     sel = sel[time_order(data.revlog, read_rows, reviews.revlog_id[sel])]  # scored reviews in time order
     parts = splits(sel.size, folds)
+    if cut_ms is not None:
+        first = int(np.count_nonzero(reviews.revlog_id[sel] < cut_ms))
+        parts = [(first, sel.size)] if 0 < first < sel.size else []
     if not parts:
         raise EvaluationError(f"{NO_REVIEWS} (Comparisons need at least 6 scored reviews.)")
     return Entries(reviews, sel, parts)

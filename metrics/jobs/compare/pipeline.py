@@ -45,6 +45,7 @@ class CompareInput:
     keep_predictions: bool = False
     scores: bool = True
     share_cpu_by_size: bool = False
+    cut_ms: int | None = None  # one fold split at this time, instead of `folds` time-series folds
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,7 @@ def _stage(data: CollectionData, inp: CompareInput, job: Job, preset_first: bool
     if preset_first and "fsrs-preset" in inp.models:
         first = model.preset(data, inp.options, job)
         settle()
-    entries = time_ordered(data, inp.folds)
+    entries = time_ordered(data, inp.folds, inp.cut_ms)
     t = tested(data.home_deck, entries, inp.options.binning)
     preds = model.anki_interval(data, entries, inp.models)
     if first is not None:

@@ -44,6 +44,7 @@ from .context import Check, Job, collect_beside, each_preset, each_preset_beside
 from .finding import MIN_EFFECT, MIN_GROUP, MIN_REVIEWS, VERDICTS, Diagnosis, Finding, Verdict, rank
 from .health import health_check_plan, health_checks_first
 from .out_of_sample import paired_gain
+from .plan import first_line, make_plan
 from .snapshot import Snapshot, snapshot
 
 __all__ = [
@@ -120,4 +121,6 @@ def diagnose(
     found = actions.attach(ctx, ctx.found + health.findings(checked, ctx.found))
     found.sort(key=rank)
     notes = [left_out_line(x.preset, x.model, x.cards) for x in data.left_out]
-    return Diagnosis(found, checked, ctx.reviews, snapshot(ctx), notes)
+    plans = make_plan(ctx, found)
+    first = first_line(plans, ctx.reviews, MIN_REVIEWS)
+    return Diagnosis(found, checked, ctx.reviews, snapshot(ctx), notes, plans, first)

@@ -1,12 +1,16 @@
-"""Finding "again-misuse": is Again pressed on remembered cards? Recall after Again, against FSRS's prediction
-and against recall after Good."""
+"""Finding "again-misuse": is Again pressed on remembered cards? Two signs: recall after Again against FSRS's
+prediction and against recall after Good; and, when the preset's parameters have absorbed the habit, a
+retention FSRS itself predicts below target with intervals it would need under a day (misuse.py)."""
 
 from __future__ import annotations
 
-from ...explain import findings as words
 from ...explain import formatting as fmt
+from ...explain import misuse as words
+from ...score.intervals import wilson
 from .context import Context, PresetPart
 from .finding import MIN_EFFECT, MIN_GROUP, Finding, Verdict, too_few_after
+from .misuse import FLOOR_SHARE, Contrast, read_other_way, stability_under_a_day
+from .retention import desired_retention
 from .scored import difference
 
 AGAIN, GOOD = 1, 3
@@ -15,15 +19,18 @@ AGAIN, GOOD = 1, 3
 def check(ctx: Context, part: PresetPart) -> list[Finding]:
     """Return the Again finding of one preset (after its Hard finding: a Hard problem explains a gap here)."""
     after_again, after_good = ctx.scored.after(part.mask, AGAIN), ctx.scored.after(part.mask, GOOD)
-    diff, low, high = difference(after_again, after_good)
+    c = Contrast(*difference(after_again, after_good))
     evidence = {
         "after_again": after_again.to_dict(),
         "after_good": after_good.to_dict(),
-        "again_minus_good": diff,
-        "again_minus_good_ci": [low, high],
+        "again_minus_good": c.diff,
+        "again_minus_good_ci": [c.low, c.high],
     }
     if not ctx.enough or after_again.reviews < MIN_GROUP or after_good.reviews < MIN_GROUP:
         return [too_few_after("again-misuse", part.scope, after_again.reviews, part.reviews, ctx.enough)]
+    floor = _floor(ctx, part, evidence)
+    if floor is not None:
+        return [floor]
     numbers = words.AGAIN_NUMBERS.format(
         measured=fmt.percent(after_again.measured),
         predicted=fmt.percent(after_again.predicted),
@@ -32,13 +39,63 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     hard_problem = any(
         f.id == "hard-misuse" and f.scope == part.scope and f.verdict is Verdict.PROBLEM for f in ctx.found
     )
-    if low > 0 and diff >= MIN_EFFECT and not hard_problem:
+    if c.low > 0 and c.diff >= MIN_EFFECT and not hard_problem:
         said = words.AGAIN_SUGGESTION.fill(
-            more=fmt.points(diff), low=fmt.points(low), high=fmt.points(high), numbers=numbers
+            more=fmt.points(c.diff), low=fmt.points(c.low), high=fmt.points(c.high), numbers=numbers
         )
         return [
             Finding.of("again-misuse", Verdict.SUGGESTION, part.scope, said, evidence, affected=after_again.reviews)
         ]
-    ok = words.AGAIN_OK_HARD_EXPLAINS if hard_problem and low > 0 else words.AGAIN_OK
-    said = ok.fill(numbers=numbers, low=fmt.points(low, True), high=fmt.points(high, True))
-    return [Finding.of("again-misuse", Verdict.OK, part.scope, said, evidence)]
+    if hard_problem and c.low > 0:
+        said = words.AGAIN_OK_HARD_EXPLAINS.fill(numbers=numbers)
+        return [Finding.of("again-misuse", Verdict.OK, part.scope, said, evidence)]
+    return [_ok_or_cannot_tell(ctx, part, c, numbers, after_again.reviews, evidence)]
+
+
+def _ok_or_cannot_tell(
+    ctx: Context, part: PresetPart, c: Contrast, numbers: str, reviews: int, evidence: dict
+) -> Finding:
+    """Return "ok" when a rise of MIN_EFFECT after Again is ruled out, else that the data cannot tell."""
+    effect = c.detectable(MIN_EFFECT)
+    per_answer = read_other_way(ctx, part, AGAIN, GOOD)  # how much higher the next prediction after a recall
+    evidence.update(detectable_gap=effect, per_misused_answer=per_answer)
+    low, high = fmt.points(c.low, True), fmt.points(c.high, True)
+    if c.high < MIN_EFFECT:
+        share = words.share(MIN_EFFECT, per_answer)
+        said = words.AGAIN_OK.fill(numbers=numbers, share=share, effect=fmt.points(MIN_EFFECT), low=low, high=high)
+        return Finding.of("again-misuse", Verdict.OK, part.scope, said, evidence)
+    said = words.AGAIN_CANNOT_TELL.fill(
+        numbers=numbers,
+        reviews=fmt.count(reviews),
+        share=words.share(effect, per_answer),
+        effect=fmt.points(effect),
+        diff=fmt.points(c.diff, True),
+        low=low,
+        high=high,
+    )
+    return Finding.of("again-misuse", Verdict.NOT_ENOUGH_DATA, part.scope, said, evidence)
+
+
+def _floor(ctx: Context, part: PresetPart, evidence: dict) -> Finding | None:
+    """Return the finding when FSRS cannot reach the desired retention (None when it can): retention below
+    target beyond chance, FSRS predicting it (within MIN_EFFECT), and its stability under a day before most
+    reviews — the sign of Again on remembered cards that the optimizer has absorbed."""
+    y, p = ctx.scored.y[part.mask], ctx.scored.p[part.mask]
+    measured, predicted = float(y.mean()), float(p.mean())
+    low, high = wilson(float(y.sum()), int(y.size))
+    desired = desired_retention(part)
+    short = stability_under_a_day(ctx, part)
+    evidence.update(stability_under_a_day=short, desired=desired, measured=measured, predicted=predicted)
+    below = high < desired and desired - measured >= MIN_EFFECT
+    if not (below and abs(measured - predicted) < MIN_EFFECT and short >= FLOOR_SHARE):
+        return None
+    said = words.AGAIN_FLOOR.fill(
+        desired=fmt.percent(desired, 0),
+        share=fmt.percent(short, 0),
+        measured=fmt.percent(measured),
+        reviews=fmt.count(int(y.size)),
+        predicted=fmt.percent(predicted),
+        low=fmt.percent(low),
+        high=fmt.percent(high),
+    )
+    return Finding.of("again-misuse", Verdict.SUGGESTION, part.scope, said, evidence, affected=part.reviews)

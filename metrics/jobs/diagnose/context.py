@@ -60,6 +60,7 @@ class Context:
     job: Job
     found: list[Finding] = field(default_factory=list)
     pooled: list[Comparison] = field(default_factory=list)  # each preset's out-of-sample comparison
+    by_preset: dict[int, Comparison] = field(default_factory=dict)  # the same, by preset id (for its decks)
     last: Snapshot | None = None  # the last diagnosis of this scope (finding "since-last")
     beside: Beside = field(default_factory=Beside)  # checks running in a thread beside the others
 

@@ -42,11 +42,17 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     if not off:
         said = words.CALIBRATED.fill(tested=_range(judged), count=count)
         return [Finding.of(ID, Verdict.OK, part.scope, said, evidence)]
+    here = min(found, key=lambda c: abs(c.retention - desired))  # the candidate at the preset's own
     places = "; ".join(_off_at(c) for c in off)
-    range_words = words.TRUSTED.format(low=_pct(trusted[0]), high=_pct(trusted[1])) if trusted else words.NOT_TRUSTED
-    said = words.OFF.fill(off=places, trusted=range_words, count=count)
-    affected = sum(c.reviews for c in off)
-    return [Finding.of(ID, Verdict.SUGGESTION, part.scope, said, evidence, affected=affected)]
+    values = {"desired": _pct(desired), "off": places, "count": count}
+    if trusted is not None:
+        span = words.TRUSTED_ONE if trusted[0] == trusted[1] else words.TRUSTED
+        said = words.TRUSTED_HERE.fill(trusted=span.format(low=_pct(trusted[0]), high=_pct(trusted[1])), **values)
+        return [Finding.of(ID, Verdict.OK, part.scope, said, evidence)]
+    if here.verdict is Calibration.NOT_ENOUGH_DATA:
+        return [Finding.of(ID, Verdict.NOT_ENOUGH_DATA, part.scope, words.CANNOT_TELL_HERE.fill(**values), evidence)]
+    said = words.OFF_HERE.fill(here=_off_at(here, words.HERE), **values)
+    return [Finding.of(ID, Verdict.SUGGESTION, part.scope, said, evidence, affected=here.reviews)]
 
 
 def _json(c: Candidate) -> dict[str, Any]:
@@ -61,10 +67,10 @@ def _pct(r: float) -> str:
 
 def _range(judged: list[Candidate]) -> str:
     low, high = judged[0].retention, judged[-1].retention
-    return _pct(low) if low == high else f"{_pct(low)} to {_pct(high)}"
+    return f"at {_pct(low)}" if low == high else f"from {_pct(low)} to {_pct(high)}"
 
 
-def _off_at(c: Candidate) -> str:
+def _off_at(c: Candidate, template: str = words.OFF_AT) -> str:
     low, high = fmt.points(c.low, True), fmt.points(c.high, True)
     gap = fmt.points(c.gap, True)
-    return words.OFF_AT.format(retention=_pct(c.retention), gap=gap, low=low, high=high, reviews=fmt.count(c.reviews))
+    return template.format(retention=_pct(c.retention), gap=gap, low=low, high=high, reviews=fmt.count(c.reviews))

@@ -82,10 +82,13 @@ class Diagnosis:
     reviews: int
     snapshot: Snapshot | None = None  # what the next diagnosis compares with (not in the JSON)
     notes: list[str] = field(default_factory=list)  # presets left out (a newer FSRS), one line each
+    plan: list[Any] = field(default_factory=list)  # per preset, the steps in order (plan.PresetPlan)
+    first_line: str = ""  # when the plan has no step: nothing to change, or too few reviews
 
     def to_dict(self) -> dict[str, Any]:
         """Return the JSON object of `fsrs-calibration diagnose --json` (`notes` only when there are any)."""
         out: dict[str, Any] = {
+            "plan": [p.to_dict() for p in self.plan],
             "findings": [f.to_dict() for f in self.findings],
             "anki_health_check": {name: check.to_dict() for name, check in self.anki_health_check.items()},
             "reviews": self.reviews,

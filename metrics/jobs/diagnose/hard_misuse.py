@@ -1,16 +1,17 @@
 """Finding "hard-misuse": is Hard pressed on forgotten cards? Recall after Hard, against FSRS's prediction
-and against recall after Good."""
+and against recall after Good; "ok" only with the power to see a misuse (misuse.py)."""
 
 from __future__ import annotations
 
-from ...explain import findings as words
 from ...explain import formatting as fmt
+from ...explain import misuse as words
 from ...score.intervals import wilson
 from .context import Context, PresetPart
 from .finding import MIN_EFFECT, MIN_GROUP, Finding, Verdict, too_few_after
+from .misuse import Contrast, read_other_way
 from .scored import Gap, difference
 
-HARD, GOOD = 2, 3
+AGAIN, HARD, GOOD = 1, 2, 3
 
 
 def check(ctx: Context, part: PresetPart) -> list[Finding]:
@@ -20,12 +21,12 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     recalled = mask & (s.rating >= HARD)
     hard_presses = int((recalled & (s.rating == HARD)).sum())
     share_low, share_high = wilson(hard_presses, int(recalled.sum()))
-    diff, low, high = difference(after_hard, after_good)
+    c = Contrast(*difference(after_hard, after_good))
     evidence = {
         "after_hard": after_hard.to_dict(),
         "after_good": after_good.to_dict(),
-        "hard_minus_good": diff,
-        "hard_minus_good_ci": [low, high],
+        "hard_minus_good": c.diff,
+        "hard_minus_good_ci": [c.low, c.high],
         "hard_share": hard_presses / max(1, int(recalled.sum())),
         "hard_share_ci": [share_low, share_high],
         "successful_reviews": int(recalled.sum()),
@@ -33,15 +34,24 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     if not ctx.enough or after_hard.reviews < MIN_GROUP or after_good.reviews < MIN_GROUP:
         return [too_few_after("hard-misuse", part.scope, after_hard.reviews, part.reviews, ctx.enough)]
     numbers = _numbers(after_hard, after_good)
-    if high < 0 and diff <= -MIN_EFFECT:
+    low, high = fmt.points(c.low, True), fmt.points(c.high, True)
+    if c.high < 0 and c.diff <= -MIN_EFFECT:
         said = words.HARD_PROBLEM.fill(
-            lower=fmt.points(-diff), low=fmt.points(-high), high=fmt.points(-low), numbers=numbers
+            lower=fmt.points(-c.diff), low=fmt.points(-c.high), high=fmt.points(-c.low), numbers=numbers
         )
         return [Finding.of("hard-misuse", Verdict.PROBLEM, part.scope, said, evidence, affected=after_hard.reviews)]
-    said = words.HARD_OK.fill(
-        numbers=numbers, effect=fmt.points(MIN_EFFECT), low=fmt.points(low, True), high=fmt.points(high, True)
+    effect = c.detectable(MIN_EFFECT)
+    per_answer = -read_other_way(ctx, part, HARD, AGAIN)  # how much lower the next prediction after a lapse
+    evidence.update(detectable_gap=effect, per_misused_answer=per_answer)
+    values = {"effect": fmt.points(effect), "share": words.share(effect, per_answer), "low": low, "high": high}
+    if c.low > -MIN_EFFECT:  # a drop of MIN_EFFECT after Hard is ruled out: the check had the power to see it
+        values.update(effect=fmt.points(MIN_EFFECT), share=words.share(MIN_EFFECT, per_answer))
+        said = words.HARD_OK.fill(numbers=numbers, **values)
+        return [Finding.of("hard-misuse", Verdict.OK, part.scope, said, evidence)]
+    said = words.HARD_CANNOT_TELL.fill(
+        numbers=numbers, reviews=fmt.count(after_hard.reviews), diff=fmt.points(c.diff, True), **values
     )
-    return [Finding.of("hard-misuse", Verdict.OK, part.scope, said, evidence)]
+    return [Finding.of("hard-misuse", Verdict.NOT_ENOUGH_DATA, part.scope, said, evidence)]
 
 
 def _numbers(after_hard: Gap, after_good: Gap) -> str:

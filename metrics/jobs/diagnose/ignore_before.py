@@ -103,10 +103,13 @@ def _finding(
     helps = _helps(g)
     level = f"{evidence['interval'] * 100:.1f}%"
     numbers = _numbers(win, c, g, level)
+    dates = ", ".join(_date(t[0].ms) for t in tested)
+    tested_words = words.TESTED_ONE if len(tested) == 1 else words.TESTED_MANY
     shared = {
         "split": evidence["split"],
         "tested": len(tested),
-        "dates": ", ".join(_date(t[0].ms) for t in tested),
+        "tested_dates": tested_words.format(tested=len(tested), dates=dates),
+        "dates": dates,
         "numbers": numbers,
         "least": f"{MIN_GAIN:.3f}",
     }

@@ -25,15 +25,23 @@ from .scored import ScoredReviews
 SPLITS = 1
 
 
-def out_of_sample(ctx: Context, cards: np.ndarray, current: ScoredReviews | None) -> Comparison:
+def out_of_sample(
+    ctx: Context, cards: np.ndarray, current: ScoredReviews | None, cut_ms: int | None = None
+) -> Comparison:
     """Return FSRS trained on the first half of the reviews of `cards` (a mask over the collection's cards)
     predicting the second half ("fsrs-out-of-sample"), beside the presets' parameters' predictions of the
     same reviews ("fsrs-preset", looked up in `current`, the diagnosis's own replay of every scored review,
-    when given)."""
+    when given). With `cut_ms`, trained on the reviews before that time, predicting those from it on."""
     part: CollectionData = restrict(ctx.data, cards)
     preset_options = Options(**{**asdict(ctx.options), "params": "preset"})
     inp = CompareInput(
-        preset_options, ctx.trainer, ("fsrs-out-of-sample",), SPLITS, keep_predictions=True, scores=False
+        preset_options,
+        ctx.trainer,
+        ("fsrs-out-of-sample",),
+        SPLITS,
+        keep_predictions=True,
+        scores=False,
+        cut_ms=cut_ms,
     )
     cmp = compare(part, inp, ctx.job.part())
     if current is not None and cmp.compared is not None:

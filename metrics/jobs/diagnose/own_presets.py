@@ -1,5 +1,8 @@
 """Finding "decks", out of sample: for decks with enough scored reviews that share their preset with other
-decks, would parameters trained on the deck alone beat its preset's on its later reviews?"""
+decks, would parameters trained on the deck alone beat the preset's? Like with like: both are trained the same
+way (Anki's optimizer) on the reviews before the same moment — the preset's on all its decks' (its out-of-sample
+training, parameters_oos.py), the deck's on its own — and both predict the deck's reviews from then on.
+(The preset's current parameters would not do: optimized on these very reviews, they favour "keep".)"""
 
 from __future__ import annotations
 
@@ -7,10 +10,14 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ...errors import EvaluationError
 from ...explain import findings as words
+from ..compare import Comparison
 from .context import Context
 from .finding import MIN_REVIEWS, Finding, Verdict, too_few
 from .out_of_sample import gain_numbers, out_of_sample, paired_gain
+
+SHARED = "fsrs-preset-trained"  # the preset's parameters trained before the same moment, on the deck's reviews
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -21,21 +28,45 @@ def check(ctx: Context) -> Iterator[Finding]:
     decks, counts = np.unique(s.deck, return_counts=True)
     for did, count in zip(decks.tolist(), counts.tolist(), strict=True):
         cards = data.home_deck == did
-        if count < MIN_REVIEWS or (card_preset == card_preset[cards][0]).sum() == cards.sum():
-            continue  # too few reviews, or the deck is its preset's only deck (the parameters finding covers it)
+        if count < MIN_REVIEWS or not cards.any():
+            continue
+        preset = int(card_preset[cards][0])
+        if (card_preset == preset).sum() == cards.sum():
+            continue  # the deck is its preset's only deck: it has a preset of its own already
         name = data.deck_names.get(int(did), str(did))
+        shared = ctx.by_preset.get(preset)
+        if shared is None or shared.compared is None or "fsrs-out-of-sample" not in shared.compared.predictions:
+            continue  # its preset was not trained (too few reviews)
         ctx.job.note(words.TRAINING_DECK.format(name=name))
-        yield _own_preset(ctx, cards, words.deck_scope(name))
+        yield _own_preset(ctx, cards, words.deck_scope(name), shared)
 
 
-def _own_preset(ctx: Context, cards: np.ndarray, scope: str) -> Finding:
-    """Return whether the deck of `cards` would do better on parameters of its own, out of sample."""
-    cmp = out_of_sample(ctx, cards, ctx.scored)  # first half -> second
-    if cmp.reviews_compared < MIN_REVIEWS:
+def _own_preset(ctx: Context, cards: np.ndarray, scope: str, shared: Comparison) -> Finding:
+    """Return whether the deck of `cards` would do better on parameters of its own than on its preset's, both
+    trained before the preset's split and scored on the deck's reviews after it."""
+    assert shared.compared is not None
+    cut = int(shared.compared.revlog_id.min())
+    try:
+        cmp = out_of_sample(ctx, cards, None, cut_ms=cut)
+    except EvaluationError:  # no reviews of this deck on one side of the split
+        return too_few("decks", scope, 0, MIN_REVIEWS)
+    if cmp.compared is None or cmp.reviews_compared < MIN_REVIEWS:
         return too_few("decks", scope, cmp.reviews_compared, MIN_REVIEWS)
-    g = paired_gain(cmp)
+    cmp.compared.predictions[SHARED] = _lookup(shared, cmp.compared.revlog_id)
+    g = paired_gain(cmp, current=SHARED)
     numbers = gain_numbers(words.OWN_PRESET_NUMBERS, g)
     if g["gain_ci"][0] > 0:
         said = words.OWN_PRESET_HELPS.fill(numbers=numbers)
         return Finding.of("decks", Verdict.SUGGESTION, scope, said, g, affected=int(cmp.reviews_compared))
     return Finding.of("decks", Verdict.OK, scope, words.OWN_PRESET_OK.fill(numbers=numbers), g)
+
+
+def _lookup(shared: Comparison, revlog_id: np.ndarray) -> np.ndarray:
+    """Return the preset-trained parameters' predictions of these reviews (each among the preset's tested)."""
+    assert shared.compared is not None
+    ids = shared.compared.revlog_id
+    order = np.argsort(ids, kind="stable")
+    at = order[np.minimum(np.searchsorted(ids, revlog_id, sorter=order), order.size - 1)]
+    if not np.array_equal(ids[at], revlog_id):
+        raise AssertionError("a deck's tested review is not among its preset's")
+    return shared.compared.predictions["fsrs-out-of-sample"][at]

@@ -21,6 +21,7 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     ctx.job.note(words.TRAINING_PRESET.format(name=part.name))
     cmp = out_of_sample(ctx, ctx.card_preset == part.id, ctx.scored if part.has_params else None)
     ctx.pooled.append(cmp)
+    ctx.by_preset[part.id] = cmp  # its decks are tested against these trained parameters (own_presets.py)
     if not part.has_params:
         return []
     if cmp.reviews_compared < MIN_REVIEWS:

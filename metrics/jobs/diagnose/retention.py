@@ -1,14 +1,28 @@
-"""Finding "retention": measured retention against the preset's desired retention, with its interval."""
+"""Finding "retention": measured retention against the preset's desired retention, with its interval — and,
+when it is below target, why: FSRS overrating the memory (Optimize helps), reviews done late (it does not),
+FSRS unable to schedule soon enough (the Again check), or intervals set for another target."""
 
 from __future__ import annotations
+
+import numpy as np
 
 from ...explain import findings as words
 from ...explain import formatting as fmt
 from ...score.intervals import wilson
 from .context import Context, PresetPart
 from .finding import MIN_EFFECT, MIN_GROUP, MIN_REVIEWS, Finding, Verdict, too_few
+from .misuse import FLOOR_SHARE, stability_under_a_day
+from .scored import Gap, gap
 
 DEFAULT_RETENTION = 0.9  # Anki's default desired retention
+LATE = 1.5  # a review at 1.5× its scheduled interval or later is late (the "overdue" bins of Where the error is)
+LATE_SHARE = 0.2  # reviews late before recall below target is put down to lateness
+
+
+def desired_retention(part: PresetPart) -> float:
+    """Return the preset's desired retention (Anki's default when it has none)."""
+    info = part.info
+    return float(info.desired_retention) if info is not None and info.desired_retention else DEFAULT_RETENTION
 
 
 def check(ctx: Context, part: PresetPart) -> list[Finding]:
@@ -18,15 +32,18 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         return [too_few("retention", part.scope, n, MIN_GROUP if ctx.enough else MIN_REVIEWS)]
     measured = float(y.mean())
     low, high = wilson(float(y.sum()), n)
-    info = part.info
-    desired = float(info.desired_retention) if info is not None and info.desired_retention else DEFAULT_RETENTION
-    predicted = float(ctx.scored.p[part.mask].mean())
+    desired = desired_retention(part)
+    g = gap(ctx.scored.p[part.mask], y.astype(np.float64))
+    late = _late_share(ctx, part)
     evidence = {
         "reviews": n,
         "measured": measured,
         "measured_ci": [low, high],
         "desired": desired,
-        "predicted": predicted,
+        "predicted": g.predicted,
+        "gap": g.gap,
+        "gap_ci": [g.low, g.high],
+        "late_share": late,
     }
     numbers = words.RETENTION_NUMBERS.format(
         measured=fmt.percent(measured),
@@ -34,9 +51,48 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         interval=fmt.interval(low, high, "percent"),
         desired=fmt.percent(desired, 0),
     )
+    values = {"numbers": numbers, "predicted": fmt.percent(g.predicted), **_gap_words(g)}
     if low <= desired <= high or abs(measured - desired) < MIN_EFFECT / 1.5:
-        said = words.RETENTION_OK.fill(numbers=numbers)
-        return [Finding.of("retention", Verdict.OK, part.scope, said, evidence)]
-    off = words.RETENTION_BELOW if measured < desired else words.RETENTION_ABOVE
-    said = off.fill(numbers=numbers, predicted=fmt.percent(predicted))
-    return [Finding.of("retention", Verdict.SUGGESTION, part.scope, said, evidence, affected=n)]
+        evidence["cause"] = "on-target"
+        return [Finding.of("retention", Verdict.OK, part.scope, words.RETENTION_OK.fill(**values), evidence)]
+    if measured > desired:  # nothing to fix: fewer reviews are possible, at the learner's choice
+        evidence["cause"] = "above"
+        return [Finding.of("retention", Verdict.OK, part.scope, words.RETENTION_ABOVE.fill(**values), evidence)]
+    return [_below(ctx, part, g, late, values, evidence)]
+
+
+def _below(ctx: Context, part: PresetPart, g: Gap, late: float | None, values: dict, evidence: dict) -> Finding:
+    """Return the finding of a retention below target, by its cause (evidence "cause": fsrs-overrates, late,
+    floor or scheduled)."""
+    n = part.reviews
+    if g.high < 0 and -g.gap >= MIN_EFFECT:  # FSRS predicted more than was recalled
+        evidence["cause"] = "fsrs-overrates"
+        said = words.RETENTION_BELOW_FSRS_OFF.fill(**values)
+        return Finding.of("retention", Verdict.SUGGESTION, part.scope, said, evidence, affected=n)
+    if late is not None and late >= LATE_SHARE:
+        evidence["cause"] = "late"
+        said = words.RETENTION_BELOW_LATE.fill(late=fmt.percent(late, 0), **values)
+        return Finding.of("retention", Verdict.SUGGESTION, part.scope, said, evidence, affected=n)
+    short = stability_under_a_day(ctx, part)
+    evidence["stability_under_a_day"] = short
+    if short >= FLOOR_SHARE:
+        evidence["cause"] = "floor"
+        said = words.RETENTION_BELOW_FLOOR.fill(**values)
+        return Finding.of("retention", Verdict.SUGGESTION, part.scope, said, evidence, affected=n)
+    evidence["cause"] = "scheduled"
+    said = words.RETENTION_BELOW_AS_PREDICTED.fill(**values)
+    return Finding.of("retention", Verdict.OK, part.scope, said, evidence)
+
+
+def _late_share(ctx: Context, part: PresetPart) -> float | None:
+    """Return the share of the preset's reviews done at LATE times their scheduled interval or later (None
+    when the intervals were not read)."""
+    scheduled = ctx.scored.scheduled
+    if scheduled is None:
+        return None
+    t = ctx.scored.delta_t[part.mask]
+    return float(np.mean(t >= LATE * np.maximum(scheduled[part.mask], 1)))
+
+
+def _gap_words(g: Gap) -> dict[str, str]:
+    return {"gap": fmt.points(g.gap, True), "low": fmt.points(g.low, True), "high": fmt.points(g.high, True)}

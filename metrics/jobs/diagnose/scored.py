@@ -14,7 +14,7 @@ from ...reviews.presets import deck_presets
 from ...score.intervals import normal_half_width
 from ..evaluate import Evaluation
 
-COLUMNS = ("p", "y", "card_id", "deck_id", "revlog_id")  # what the findings take from an evaluation
+COLUMNS = ("p", "y", "card_id", "deck_id", "revlog_id", "delta_t", "scheduled")  # taken from an evaluation
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,8 @@ class ScoredReviews:
     revlog_id: np.ndarray
     by_revlog_id: np.ndarray  # the order that sorts revlog_id
     card: np.ndarray  # int32: the card's index in the scope's card_ids (the table is sorted by it)
+    delta_t: np.ndarray  # days since the card's previous review
+    scheduled: np.ndarray | None = None  # the interval Anki had scheduled before it (None: not read)
 
     def after(self, mask: np.ndarray, rating: int) -> Gap:
         """Return the gap of the reviews in `mask` whose card's previous scored answer was `rating`."""
@@ -105,9 +107,9 @@ def columns(ev: Evaluation) -> dict[str, np.ndarray]:
 
 def scored_reviews(columns: dict[str, np.ndarray], data: CollectionData) -> ScoredReviews:
     """Return the scored reviews with their ratings, previous ratings, decks and presets, built from the
-    evaluation's `columns` (p, y, card_id, deck_id, revlog_id: taken out of the dict, so each is let go
-    once used; at 5M reviews both sets at once were the diagnosis's peak)."""
-    p, y, card, deck, revlog_id = (columns.pop(k) for k in COLUMNS)
+    evaluation's `columns` (p, y, card_id, deck_id, revlog_id, delta_t, scheduled: taken out of the dict, so
+    each is let go once used; at 5M reviews both sets at once were the diagnosis's peak)."""
+    p, y, card, deck, revlog_id, delta_t, scheduled = (columns.pop(k) for k in COLUMNS)
     order = np.lexsort((revlog_id, card))
     card = card[order]
     first = np.ones(card.size, dtype=bool)
@@ -117,6 +119,8 @@ def scored_reviews(columns: dict[str, np.ndarray], data: CollectionData) -> Scor
     y = (y[order] > 0.5).astype(np.int8)
     deck = deck[order]
     revlog_id = revlog_id[order]
+    delta_t = delta_t[order].astype(np.int32)
+    scheduled = scheduled[order].astype(np.int32) if scheduled is not None else None
     del order
     rl = data.revlog
     by_id = np.argsort(rl.id, kind="stable")
@@ -127,4 +131,5 @@ def scored_reviews(columns: dict[str, np.ndarray], data: CollectionData) -> Scor
     prev[first] = 0
     del first
     preset = deck_presets(data, deck)
-    return ScoredReviews(p, y, rating, prev, deck, preset, revlog_id, np.argsort(revlog_id, kind="stable"), card)
+    by_id = np.argsort(revlog_id, kind="stable")
+    return ScoredReviews(p, y, rating, prev, deck, preset, revlog_id, by_id, card, delta_t, scheduled)

@@ -28,7 +28,8 @@ def check(ctx: Context) -> list[Finding]:
     parts = [
         c.compared for c in ctx.pooled if c.compared is not None and "fsrs-out-of-sample" in c.compared.predictions
     ]
-    ctx.pooled.clear()  # read by nothing after: their predictions go when these parts do (5M reviews: ~100 MB)
+    ctx.pooled.clear()
+    ctx.by_preset.clear()  # read by nothing after: their predictions go when these parts do (5M reviews: ~100 MB)
     if not parts or sum(p.y.size for p in parts) < MIN_REVIEWS:
         reviews = sum(p.y.size for p in parts)
         return [too_few("benchmark-standing", words.COLLECTION, reviews, MIN_REVIEWS)]

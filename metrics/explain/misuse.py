@@ -1,0 +1,80 @@
+"""The words of the button checks (hard-misuse, again-misuse): what is found, that the data cannot tell and how
+large a misuse it would have shown, or that the answers look honest with the power to see it."""
+
+from __future__ import annotations
+
+from .findings import REOPTIMIZE, Words
+
+HARD_NUMBERS = (
+    "after Hard you recalled {hard_measured} where FSRS predicted {hard_predicted} ({hard_reviews} reviews); "
+    "after Good {good_measured} against {good_predicted} ({good_reviews} reviews)"
+)
+HARD_PROBLEM = Words(
+    "Cards you answered Hard are forgotten more often than FSRS expects: recall after Hard is {lower} lower than "
+    "after Good, relative to FSRS's prediction (95% interval {low} to {high}).",
+    "When you have forgotten a card, press Again, even if it felt close; Hard means you remembered it with "
+    f"effort. {REOPTIMIZE}",
+    "Hard tells FSRS the card was remembered, so it schedules it further out; {numbers}. That is the pattern of "
+    "forgotten cards answered Hard.",
+)
+HARD_OK = Words(
+    "Your Hard answers look honest: had {share} of them been given to forgotten cards, recall after Hard would "
+    "have been {effect} lower, and it is not (95% interval {low} to {high}).",
+    "",
+    "{numbers}. The check compares recall after Hard with recall after Good, each against FSRS's prediction; a "
+    "drop of {effect} after Hard lies outside the interval of the difference.",
+)
+HARD_CANNOT_TELL = Words(
+    "The data cannot tell yet whether Hard is pressed on forgotten cards: with {reviews} reviews after Hard, only "
+    "a misuse of about {share} of Hard answers or more would show.",
+    "Keep answering Again whenever you have forgotten; ask again after more reviews.",
+    "{numbers}. The difference, {diff} (95% interval {low} to {high}), is within chance, but the interval still "
+    "allows a drop of {effect} after Hard; parameters optimized on reviews with a misuse absorb part of it, so a "
+    "small gap is not proof of honest answers.",
+)
+
+AGAIN_NUMBERS = "after Again you recalled {measured} where FSRS predicted {predicted} ({reviews} reviews)"
+AGAIN_SUGGESTION = Words(
+    "Cards you answered Again are remembered more often than FSRS expects: {more} more than after Good, relative "
+    "to FSRS's prediction (95% interval {low} to {high}).",
+    f"Press Again only when you could not recall the answer; for a slow or shaky recall press Hard. {REOPTIMIZE}",
+    "Again tells FSRS the card was forgotten, so it resets its memory; {numbers}.",
+)
+AGAIN_FLOOR = Words(
+    "FSRS cannot reach your desired retention of {desired}: before {share} of your reviews it would need an "
+    "interval under a day, and you recalled {measured} of {reviews} reviews, as it predicted ({predicted}).",
+    f"Press Again only when you could not recall the answer; for a slow or shaky recall press Hard. {REOPTIMIZE}",
+    "Recall that stays below target even at one-day intervals is what Again pressed on remembered cards does: "
+    "FSRS learns that memories fade within hours, and no interval Anki can give reaches the target (material far "
+    "too hard to keep does the same). Retention 95% interval {low} to {high}.",
+)
+AGAIN_OK = Words(
+    "Nothing suggests Again is pressed on remembered cards: had {share} of your Again answers been given to "
+    "remembered cards, recall after Again would have been {effect} higher, and it is not (95% interval {low} to "
+    "{high}).",
+    "",
+    "{numbers}. Recall after Again is compared with recall after Good, each against FSRS's prediction.",
+)
+AGAIN_OK_HARD_EXPLAINS = Words(
+    "Nothing suggests Again is pressed on remembered cards: {numbers}.",
+    "",
+    "The Hard pattern above explains a gap after Again as well.",
+)
+AGAIN_CANNOT_TELL = Words(
+    "The data cannot tell yet whether Again is pressed on remembered cards: with {reviews} reviews after Again, "
+    "only a misuse of about {share} of Again answers or more would show.",
+    "Keep pressing Again only when you have forgotten; ask again after more reviews.",
+    "{numbers}. The difference from recall after Good, {diff} (95% interval {low} to {high}), is within chance, "
+    "but the interval still allows a rise of {effect}.",
+)
+
+
+def share(effect: float, per_answer: float) -> str:
+    """Return the share of answers that, misused, would change recall after them by `effect` (each misused
+    answer changes the next prediction by `per_answer`), in words ("about 25%", "more than all")."""
+    if not per_answer or per_answer != per_answer or per_answer <= 0:
+        return "an unknown share"
+    value = effect / per_answer
+    if value >= 1:
+        return "all of them"
+    return f"{max(1, round(value * 100))}%"
