@@ -214,8 +214,8 @@ class CalibrationDialog(QDialog):
         self.diagnosis = None
 
         def show(_req: operations.Request, result: Any) -> None:
-            acting = sum(f.verdict in ("problem", "suggestion") for f in result.findings)
-            self.jobs.ended(f"{counts.things_to_do(acting)}, from {fmt.count(result.reviews)} reviews.")
+            steps = sum(len(p.steps) for p in result.plan)
+            self.jobs.ended(f"{counts.steps(steps)}, from {fmt.count(result.reviews)} reviews.")
             self.diagnosis = result
             self.whattodo.show_diagnosis(result)
             self.tabs.setCurrentWidget(self.whattodo)

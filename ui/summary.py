@@ -41,7 +41,9 @@ def describe(ev: Any, scope: str) -> dict[str, str]:
         elif p.source == "given":
             params.append(f"given {versions.get(p.length, '')} parameters")
         else:
-            params.append(f"{p.preset} ({versions.get(p.length, f'{p.length} parameters')})")
+            version = versions.get(p.length, f"{p.length} parameters")
+            named = f"({version})" in p.preset  # "Medicine (FSRS-4.5)" says it already
+            params.append(p.preset if named else f"{p.preset} ({version})")
     rules = sorted({p.same_day for p in ev.params})
     same_day = {("keep",): "same-day repeats kept", ("drop",): "same-day repeats dropped"}.get(
         tuple(rules), "same-day repeats kept for FSRS-5/6, dropped for FSRS-4.5"

@@ -25,3 +25,13 @@ def not_enough_data(n: int) -> str:
 def decks(n: int) -> str:
     """ "1 deck", "3 decks"."""
     return _plural(n, "deck", "decks")
+
+
+def steps(n: int) -> str:
+    """The plan's steps: "Nothing to do", "1 step", "4 steps"."""
+    return "Nothing to do" if n == 0 else _plural(n, "step", "steps")
+
+
+def checks_behind(n: int) -> str:
+    """The findings the plan's steps rest on: "1 check behind the plan", "9 checks behind the plan"."""
+    return _plural(n, "check behind the plan", "checks behind the plan")

@@ -38,3 +38,13 @@ CANNOT_TELL_HERE = Words(
 TOO_FEW = Words(
     "Too few reviews near any candidate desired retention to tell ({reviews} reviews; a candidate needs {needed}).",
 )
+
+# The chart of the plan's desired-retention step (ui/views/retention_chart.py).
+CHART_AXIS = "desired retention (measured minus predicted recall near it)"
+CHART_YOURS = "yours: {value}"
+CHART_CALIBRATED = "calibrated"
+CHART_OFF = "off"
+CHART_TIP = (
+    "Each dot: your reviews predicted near that desired retention, measured minus predicted recall, with its 95% "
+    "interval (bar). Shaded: where FSRS can be trusted. Dashed: your desired retention."
+)

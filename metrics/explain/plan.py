@@ -23,6 +23,16 @@ NOTHING = "Nothing to change."
 PLAN_TITLE = "What to do, in this order:"
 FINDINGS_TITLE = "The checks behind it:"
 PRESET_HEAD = 'Preset "{preset}" ({reviews} reviews)'
+PRESET_HEAD_RICH = 'Preset <b>"{preset}"</b> ({reviews} reviews)'
+PRESET_NOTHING_RICH = 'Preset <b>"{preset}"</b> ({reviews} reviews): {nothing}'
+WHY = "Why?"
+NOTE = "Note: {note}"
+WHY_AFTER = (
+    "It follows from the steps before it ({because}): new answers, a new preset or fewer old reviews need "
+    "parameters trained on them."
+)
+TIP_DECK_OPTIONS = 'Anki\'s Deck Options of preset "{preset}" (Optimize, desired retention …)'
+TIP_SEARCH = "Anki search: {search}"
 SCOPE_NOTHING = "Nothing to change: every check that the data can decide is fine."
 SCOPE_TOO_FEW = "Too few reviews for a plan ({reviews} scored; at least {needed} are needed)."
 NOTE_LATE = "Recall fell below target because reviews came late: do reviews when they are due."

@@ -173,8 +173,11 @@ def tools() -> None:
 
 def _first_action_of_each_kind(dialog) -> dict:
     first: dict = {}
-    for card in dialog.whattodo.cards:
-        for button, action in zip(card.buttons, card.finding.actions, strict=True):
+    view = dialog.whattodo
+    if view.acting.isVisible() and not view.acting.toggle.isChecked():
+        view.acting.toggle.click()  # the checks behind the plan, with their buttons
+    for card in view.cards + view.acting.cards:  # the plan's steps first: the button that does each in Anki
+        for button, action in zip(card.buttons, card.anki_actions, strict=True):
             first.setdefault(action["kind"], (button, action))
     return first
 

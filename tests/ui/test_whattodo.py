@@ -1,5 +1,6 @@
-"""Issue 20 in real Qt: the dialog opens on the ranked findings, each that asks for action carries one
-keyboard-reachable button per action, and the rest folds into one line each ("7 checks passed")."""
+"""The What-to-do tab in real Qt: the dialog opens on the plan (per preset, its steps in order, each with the
+keyboard-reachable button that does it in Anki and its evidence under Why?), then the checks behind it folded
+into one line each ("7 checks passed")."""
 
 from __future__ import annotations
 
@@ -36,20 +37,28 @@ def test_opening_evaluates_then_diagnoses_without_a_second_click(qtbot, col):
     qtbot.waitUntil(lambda: dialog.diagnosis is not None and not dialog.running, timeout=120_000)
     qtbot.waitUntil(lambda: not dialog.whattodo.building, timeout=10_000)  # a few cards per turn
     assert dialog.evaluation is not None and dialog.tabs.currentWidget() is dialog.whattodo
-    findings = dialog.diagnosis.findings
+    dg = dialog.diagnosis
+    findings = dg.findings
     acting = [f for f in findings if f.verdict in ("problem", "suggestion")]
-    assert acting, "the mixed collection has suggestions"
+    assert acting and dg.plan[0].steps, "the mixed collection has suggestions, and so steps"
     view = dialog.whattodo
-    assert [card.finding for card in view.cards][: len(acting)] == acting  # in the engine's ranked order
+    steps = [s for p in dg.plan for s in p.steps]
+    assert [card.step for card in view.cards] == steps  # the plan's order: presets, then their steps
+    assert [box.steps[0].step for box in view.boxes if box.steps] == [p.steps[0] for p in dg.plan if p.steps]
     for card in view.cards:
-        assert [b.text() for b in card.buttons] == [ACTION_LABELS[a["kind"]] for a in card.finding.actions]
+        assert [b.text() for b in card.buttons] == [ACTION_LABELS[a["kind"]] for a in card.anki_actions]
         for button in card.buttons:  # reachable with Tab, and Enter does not press it by accident
             assert button.focusPolicy() & button.focusPolicy().TabFocus and not button.autoDefault()
-    passed = sum(f.verdict == "ok" and f.id != "since-last" for f in findings)
+        assert card.why.body is None  # the evidence is one click away
+        card.why.toggle.click()
+        assert card.why.body is not None and card.why.body.isVisible()
+    passed = sum(f.verdict == "ok" for f in findings)
     assert view.passed.toggle.text() == counts.checks_passed(passed) and not view.passed.body.isVisible()
     view.passed.toggle.click()
     assert view.passed.body.isVisible()
-    assert counts.things_to_do(len(acting)) in view.counts.text()
+    assert counts.steps(len(steps)) in view.counts.text()
+    view.acting.toggle.click()  # the checks behind the plan, in the engine's ranked order, with their buttons
+    assert [c.finding for c in view.acting.cards][: len(acting)] == acting
 
 
 def test_busy_from_the_evaluation_until_the_diagnosis_has_ended(qtbot, col):
@@ -88,8 +97,9 @@ def test_each_button_carries_out_its_action(qtbot, col):
     view.show_diagnosis(dialog.diagnosis)
     qtbot.waitUntil(lambda: not view.building, timeout=10_000)
     want = []
-    for card in view.cards:
-        for button, action in zip(card.buttons, card.finding.actions, strict=True):
+    view.acting.toggle.click()
+    for card in view.cards + view.acting.cards:
+        for button, action in zip(card.buttons, card.anki_actions, strict=True):
             button.click()
             want.append(action)
     assert done == want and {a["kind"] for a in done} >= {"deck-options", "browse", "evaluate"}

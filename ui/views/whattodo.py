@@ -1,18 +1,19 @@
-"""The "What to do" tab: the diagnosis's findings, most important first, each with what to do and why."""
+"""The "What to do" tab: the diagnosis's plan (per preset, the steps in order: plan_cards.py) and the findings
+behind it, folded."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from aqt.qt import QFrame, QHBoxLayout, QPushButton, Qt, QToolButton, QVBoxLayout, QWidget
+from aqt.qt import QHBoxLayout, QPushButton, Qt, QToolButton, QVBoxLayout, QWidget
 
 from ...metrics.explain import counts
 from ...metrics.explain import findings as words
-from ..anki_screens import ACTION_LABELS
 from ..text import label, rich, set_markup, set_plain, tooltip
 from ..turns import later, on
 from ..widgets import View, scrolling
+from .plan_cards import FindingCard, PresetBox, StepCard
 
 CARDS_PER_TURN = 4  # cards added per turn of the event loop
 NEXT_TURN_MS = 1
@@ -51,49 +52,6 @@ def findings_html(findings: list[Any], with_why: bool = True) -> str:
     return "<hr>".join(parts)
 
 
-class FindingCard(QFrame):
-    """One finding that asks for action: its words, and one button per action (Anki's own screens)."""
-
-    def __init__(self, finding: Any, act: Callable[[dict[str, Any]], None]) -> None:
-        super().__init__()
-        self.finding = finding
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 4, 6, 4)
-        text = label(selectable=True)
-        set_markup(text, findings_html([finding], with_why=False))  # why: in the tooltip, the card stays short
-        if finding.why:
-            text.setToolTip(tooltip(f"Why we think so: {finding.why}"))
-        layout.addWidget(text)
-        self.buttons: list[QPushButton] = []
-        if finding.actions:
-            row = QHBoxLayout()
-            for action in finding.actions:
-                button = QPushButton(ACTION_LABELS.get(action.get("kind"), str(action.get("kind"))))
-                button.setAutoDefault(False)
-                button.setToolTip(tooltip(_action_tip(action)))
-                on(button.clicked, _calling(act, action))
-                row.addWidget(button)
-                self.buttons.append(button)
-            row.addStretch(1)
-            layout.addLayout(row)
-
-    def set_enabled(self, enabled: bool) -> None:
-        """Enable the action buttons (disabled while a job runs)."""
-        for button in self.buttons:
-            button.setEnabled(enabled)
-
-
-def _calling(act: Callable[[dict[str, Any]], None], action: dict[str, Any]) -> Callable[[], None]:
-    return lambda: act(action)
-
-
-def _action_tip(action: dict[str, Any]) -> str:
-    if action.get("kind") == "deck-options":
-        return f'Anki\'s Deck Options of preset "{action.get("preset", "")}" (Optimize, desired retention …)'
-    return f"Anki search: {action.get('search', '')}"
-
-
 class Fold(QWidget):
     """A compact line ("7 checks passed") that opens to show the findings behind it."""
 
@@ -122,9 +80,48 @@ class Fold(QWidget):
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
 
 
+class CardsFold(Fold):
+    """A fold whose findings open as cards with their buttons (made when first opened)."""
+
+    def __init__(self, act: Callable[[dict[str, Any]], None]) -> None:
+        super().__init__()
+        self.act = act
+        self.findings: list[Any] = []
+        self.cards: list[FindingCard] = []
+        self.enabled = True
+
+    def fill(self, title: str, findings: list[Any]) -> None:
+        self.setVisible(bool(findings))
+        self.toggle.setText(title)
+        self.findings = findings
+        for card in self.cards:
+            card.setParent(None)
+            card.deleteLater()
+        self.cards = []
+
+    def _open(self, shown: bool) -> None:
+        if shown and not self.cards:
+            layout = self.layout()
+            assert layout is not None
+            for f in self.findings:
+                card = FindingCard(f, self.act, findings_html([f], with_why=False))
+                card.set_enabled(self.enabled)
+                layout.addWidget(card)
+                self.cards.append(card)
+        for card in self.cards:
+            card.setVisible(shown)
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+
+    def set_enabled(self, enabled: bool) -> None:
+        self.enabled = enabled
+        for card in self.cards:
+            card.set_enabled(enabled)
+
+
 class WhatToDoView(View):
-    """The diagnosis's findings, ranked: what asks for action first (with its buttons), then one line for
-    the checks that passed and one for those without enough data."""
+    """The diagnosis as a plan: the scope's first line, then per preset its steps in order (each with the
+    button that does it and its evidence under Why?), then the checks behind it, folded: those that ask for
+    action, those that passed, those without enough data."""
 
     title = "What to do"
     own_results = True
@@ -136,7 +133,7 @@ class WhatToDoView(View):
         super().__init__(parent)
         self.diagnosis: Any = None
         self.act = act
-        self._waiting: list[Any] = []  # findings whose cards are still to be added
+        self._waiting: list[Any] = []  # preset plans whose boxes are still to be added
         self._running = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -155,28 +152,35 @@ class WhatToDoView(View):
         inner = QWidget()
         self.list = QVBoxLayout(inner)
         self.list.setContentsMargins(0, 0, 0, 0)
-        self.cards: list[FindingCard] = []
-        self.passed, self.undecided = Fold(), Fold()
-        for fold in (self.passed, self.undecided):
+        self.first = label("")
+        self.first.setVisible(False)
+        self.list.addWidget(self.first)
+        self.boxes: list[PresetBox] = []
+        self.cards: list[StepCard] = []  # every step's card, in order
+        self.acting, self.passed, self.undecided = CardsFold(act), Fold(), Fold()
+        for fold in (self.acting, self.passed, self.undecided):
             fold.setVisible(False)
             self.list.addWidget(fold)
         self.list.addStretch(1)
         layout.addWidget(scrolling(inner, 360, 120), 1)
 
     def show_diagnosis(self, diagnosis: Any) -> None:
-        """Show an engine Diagnosis: its findings in the engine's order (ranked)."""
+        """Show an engine Diagnosis: its plan, then its findings folded in the engine's order (ranked)."""
         self.diagnosis = diagnosis
         self._remove_cards()
-        findings = diagnosis.findings
-        acting = [f for f in findings if f.verdict in ("problem", "suggestion")]
-        since = [f for f in findings if f.id == "since-last" and f not in acting]  # what changed: always shown
-        self._waiting = acting + since
+        set_plain(self.first, diagnosis.first_line)
+        self.first.setVisible(bool(diagnosis.first_line))
+        self._waiting = list(diagnosis.plan)
         self._add_cards()
-        passed = [f for f in findings if f.verdict == "ok" and f not in since]
-        undecided = [f for f in findings if f.verdict == "not-enough-data" and f not in since]
+        findings = diagnosis.findings
+        acting = [f for f in findings if f.verdict in ("problem", "suggestion") or f.id == "since-last"]
+        passed = [f for f in findings if f.verdict == "ok" and f not in acting]
+        undecided = [f for f in findings if f.verdict == "not-enough-data" and f not in acting]
+        self.acting.fill(counts.checks_behind(len(acting)), acting)
         self.passed.fill(counts.checks_passed(len(passed)), passed)
         self.undecided.fill(counts.not_enough_data(len(undecided)), undecided)
-        parts = [counts.things_to_do(len(acting)), counts.checks_passed(len(passed))]
+        steps = sum(len(p.steps) for p in diagnosis.plan)
+        parts = [counts.steps(steps), counts.checks_passed(len(passed))]
         if undecided:
             parts.append(counts.not_enough_data(len(undecided)))
         set_plain(self.counts, " · ".join(parts) + f", from {diagnosis.reviews:,} reviews.")
@@ -185,45 +189,52 @@ class WhatToDoView(View):
 
     @property
     def building(self) -> bool:
-        """Return whether cards are still being added (a few per turn of the event loop)."""
+        """Return whether preset boxes are still being added (a few per turn of the event loop)."""
         return bool(self._waiting)
 
     def _add_cards(self) -> None:
-        """Add the next few cards, and the others in the next turns: 28 at once froze Anki's window for
-        143 ms (bench_dialog, 500k reviews)."""
+        """Add the next few presets' boxes, and the others in the next turns: 28 cards at once froze Anki's
+        window for 143 ms (bench_dialog, 500k reviews)."""
         batch, self._waiting = self._waiting[:CARDS_PER_TURN], self._waiting[CARDS_PER_TURN:]
-        for finding in batch:
-            card = FindingCard(finding, self.act)
-            card.set_enabled(not self._running)
-            self.list.insertWidget(len(self.cards), card)
-            self.cards.append(card)
+        for plan in batch:
+            box = PresetBox(plan, self.act, findings_html)
+            for card in box.steps:
+                card.set_enabled(not self._running)
+            self.list.insertWidget(1 + len(self.boxes), box)
+            self.boxes.append(box)
+            self.cards += box.steps
         if self._waiting:
             later(self, NEXT_TURN_MS, self._add_cards)
 
     def plain_text(self) -> str:
-        """Return every finding shown (the folded ones too) as plain text."""
+        """Return the plan and every finding (the folded ones too) as plain text."""
         if self.diagnosis is None:
             return ""
-        return "\n\n".join(_plain(f) for f in self.diagnosis.findings)
+        from ...metrics.explain.report import format_plan
+
+        plan = "\n".join(format_plan(self.diagnosis))
+        return plan + "\n\n" + "\n\n".join(_plain(f) for f in self.diagnosis.findings)
 
     def _remove_cards(self) -> None:
         self._waiting = []
-        for card in self.cards:
-            card.setParent(None)
-            card.deleteLater()
-        self.cards = []
+        for box in self.boxes:
+            box.setParent(None)
+            box.deleteLater()
+        self.boxes, self.cards = [], []
 
     def set_running(self, running: bool) -> None:
         self._running = running
         self.button.setEnabled(not running)
         for card in self.cards:
             card.set_enabled(not running)
+        self.acting.set_enabled(not running)
 
     def clear(self, text: str) -> None:
         self.diagnosis = None
         self._remove_cards()
-        self.passed.setVisible(False)
-        self.undecided.setVisible(False)
+        for fold in (self.acting, self.passed, self.undecided):
+            fold.setVisible(False)
+        self.first.setVisible(False)
         set_plain(self.counts, HINT)
         self.notes.setVisible(False)
 

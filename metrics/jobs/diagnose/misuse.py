@@ -25,6 +25,7 @@ POWER_Z = 1.43  # a gap of 1.43 half-widths of the 95% interval is found about 8
 REVIEW = 1  # revlog kind of a review (the misuses are of reviews, not of learning steps)
 SHORT_DAYS = 1.0  # Anki's shortest interval between reviews
 FLOOR_SHARE = 0.5  # FSRS's stability under a day before most of a preset's reviews: it cannot reach the target
+OTHER_WAY_CARDS = 2000  # cards replayed the other way at most (every k-th): the mean's precision is ample
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,11 @@ def read_other_way(ctx: Context, part: PresetPart, answer: int, instead: int) ->
     cards = np.zeros(data.card_ids.size, dtype=bool)
     cards[rl.card[pressed]] = True
     cards &= ctx.card_preset == part.id
-    after = part.mask & (s.prev == answer)
+    chosen = np.flatnonzero(cards)
+    if chosen.size > OTHER_WAY_CARDS:  # a large preset: every k-th of its cards (deterministic)
+        cards[:] = False
+        cards[chosen[:: -(-chosen.size // OTHER_WAY_CARDS)]] = True
+    after = part.mask & (s.prev == answer) & cards[s.card]
     if not cards.any() or not after.any():
         return math.nan
     sub = restrict(data, cards)

@@ -1,0 +1,166 @@
+"""The plan in the What-to-do tab: a box per preset, a card per step — one sentence, the button that does it in
+Anki, and the evidence one click away ("Why?": the findings behind the step, and for desired retention its
+chart). Formats the engine's plan (metrics/jobs/diagnose/plan.py); computes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from aqt.qt import QFrame, QHBoxLayout, QPushButton, Qt, QToolButton, QVBoxLayout, QWidget
+
+from ...metrics.explain import plan as words
+from ..anki_screens import ACTION_LABELS
+from ..text import label, rich, set_markup, set_plain, tooltip
+from ..turns import on
+from .retention_chart import RetentionChart
+
+Act = Callable[[dict[str, Any]], None]
+
+
+class Why(QWidget):
+    """A "Why?" toggle that opens the evidence behind a step (made when first opened)."""
+
+    def __init__(self, make: Callable[[], QWidget]) -> None:
+        super().__init__()
+        self.make = make
+        self.body: QWidget | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.toggle = QToolButton()
+        self.toggle.setText(words.WHY)
+        self.toggle.setCheckable(True)
+        self.toggle.setAutoRaise(True)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggle.toggled.connect(self._open)  # toggled(bool): whether it is open
+        self.setVisible(False)  # nothing to show (and no space taken) until opened
+
+    def _open(self, shown: bool) -> None:
+        self.setVisible(shown)
+        if self.body is None:
+            self.body = self.make()
+            layout = self.layout()
+            assert layout is not None
+            layout.addWidget(self.body)
+        self.body.setVisible(shown)
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+
+
+class StepCard(QFrame):
+    """One step: its number and sentence, the button that does it in Anki, and Why?."""
+
+    def __init__(self, number: int, step: Any, act: Act, findings_html: Callable[[list[Any]], str]) -> None:
+        super().__init__()
+        self.step = step
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 3, 6, 3)
+        text = label(selectable=True, squeeze=True)
+        set_markup(text, rich("<b>{n}.</b> {text}", n=number, text=step.text))
+        self.anki_actions = [step.button] if step.button else []
+        row, self.buttons = action_buttons(self.anki_actions, act)
+        row.insertWidget(0, text, 1)  # the sentence, then its button and Why? on the same line
+        row.setAlignment(text, Qt.AlignmentFlag.AlignVCenter)
+        self.why = Why(lambda: _evidence(step, findings_html))
+        row.addWidget(self.why.toggle)
+        layout.addLayout(row)
+        layout.addWidget(self.why)
+
+    def set_enabled(self, enabled: bool) -> None:
+        """Enable the step's button (disabled while a job runs)."""
+        for button in self.buttons:
+            button.setEnabled(enabled)
+
+
+def _evidence(step: Any, findings_html: Callable[[list[Any]], str]) -> QWidget:
+    """Return the evidence of a step: its findings (sentence, numbers, why) and, for desired retention, the chart."""
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(12, 0, 0, 0)
+    for f in step.findings:
+        if f.id == "desired-retention":
+            layout.addWidget(RetentionChart(f.evidence))
+    text = label(selectable=True)
+    if step.findings:
+        set_markup(text, findings_html(list(step.findings)))
+    else:
+        set_plain(text, words.WHY_AFTER.format(because=", ".join(step.because)))
+    layout.addWidget(text)
+    return box
+
+
+class PresetBox(QFrame):
+    """A preset's plan: its name and reviews, then its steps in order and its notes, or "Nothing to change"."""
+
+    def __init__(self, plan: Any, act: Act, findings_html: Callable[[list[Any]], str]) -> None:
+        super().__init__()
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 4, 0, 4)
+        head = label()
+        values = {"preset": plan.preset, "reviews": f"{plan.reviews:,}"}
+        if plan.steps or plan.notes:
+            set_markup(head, rich(words.PRESET_HEAD_RICH, **values))
+        else:
+            set_markup(head, rich(words.PRESET_NOTHING_RICH, **values, nothing=words.NOTHING))
+        layout.addWidget(head)
+        self.steps = [StepCard(n, step, act, findings_html) for n, step in enumerate(plan.steps, 1)]
+        for card in self.steps:
+            layout.addWidget(card)
+        for note in plan.notes:  # under the preset's steps, indented as they are: this preset's
+            line = label(words.NOTE.format(note=note))
+            line.setStyleSheet("font-style: italic; margin-left: 12px")
+            layout.addWidget(line)
+
+
+class FindingCard(QFrame):
+    """One finding behind the plan: its words (why in the tooltip), and one button per action (Anki's own
+    screens, or an evaluation of its cards here)."""
+
+    def __init__(self, finding: Any, act: Act, html: str) -> None:
+        super().__init__()
+        self.finding = finding
+        self.anki_actions = list(finding.actions)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        text = label(selectable=True)
+        set_markup(text, html)
+        if finding.why:
+            text.setToolTip(tooltip(f"Why we think so: {finding.why}"))
+        layout.addWidget(text)
+        row, self.buttons = action_buttons(self.anki_actions, act)
+        row.addStretch(1)
+        layout.addLayout(row)
+
+    def set_enabled(self, enabled: bool) -> None:
+        """Enable the action buttons (disabled while a job runs)."""
+        for button in self.buttons:
+            button.setEnabled(enabled)
+
+
+def action_buttons(actions: list[dict[str, Any]], act: Act) -> tuple[QHBoxLayout, list[QPushButton]]:
+    """Return a row with one button per action (Tab reaches each; Enter never presses one by accident)."""
+    row = QHBoxLayout()
+    buttons = []
+    for action in actions:
+        kind = str(action.get("kind"))
+        button = QPushButton(ACTION_LABELS.get(kind, kind))
+        button.setAutoDefault(False)
+        button.setToolTip(tooltip(action_tip(action)))
+        on(button.clicked, _calling(act, action))
+        row.addWidget(button)
+        buttons.append(button)
+    return row, buttons
+
+
+def action_tip(action: dict[str, Any]) -> str:
+    """Return the tooltip of an action's button: what it opens in Anki."""
+    if action.get("kind") == "deck-options":
+        return words.TIP_DECK_OPTIONS.format(preset=action.get("preset", ""))
+    return words.TIP_SEARCH.format(search=action.get("search", ""))
+
+
+def _calling(act: Act, action: dict[str, Any]) -> Callable[[], None]:
+    return lambda: act(action)
