@@ -43,9 +43,7 @@ def open_collection(path: str) -> Any:
 
 
 @contextlib.contextmanager
-def opened_copy(
-    args: argparse.Namespace, before_read: Any = None, **read: bool
-) -> Iterator[tuple[Any, CollectionData]]:
+def opened_copy(args: argparse.Namespace, before_read: Any = None, **read: Any) -> Iterator[tuple[Any, CollectionData]]:
     """Yield (collection, data of --search/--deck) on a temporary copy in this run's scratch folder, removed afterwards.
 
     `before_read` runs just before the revlog is read (a query that releases the GIL for a while).

@@ -66,6 +66,7 @@ class CalibrationDialog(QDialog):
         self.config, problems = checked(config)  # a bad setting: its default, and one line saying so
         self.runner, self.save_config, self.anki_version = runner, save_config, anki_version
         self.history = history  # the file of past diagnoses (the add-on's user files), or None
+        self.kept_file: str | None = None  # the file of each preset's numbers, for Deck Options (menu.py)
         self.fresh = Freshness()  # what each result shown was made for, and what changed since
         self.closed = False  # closed by the learner (or with the profile): no job's outcome is shown any more
         self.evaluation: Any = None
@@ -114,6 +115,10 @@ class CalibrationDialog(QDialog):
     def set_scope(self, kind: str, value: str = "") -> None:
         """Select a scope: collection, deck (name), preset (name) or search (text)."""
         self.bar.set_scope(kind, value)
+
+    def set_cards(self, ids: list[int]) -> None:
+        """Select the scope of these cards, by their ids (the Browser's selection)."""
+        self.bar.set_cards(ids)
 
     def scope(self) -> tuple[str, str]:
         """Return the chosen (kind, value)."""
@@ -165,7 +170,9 @@ class CalibrationDialog(QDialog):
 
     def _remember(self) -> None:
         s = self.bar.scope()
-        self.config.update(self.bar.choices(), scope=s.kind, scope_value=s.value)
+        self.config.update(self.bar.choices())
+        if s.kind != "cards":  # a Browser selection is not one to open on next time
+            self.config.update(scope=s.kind, scope_value=s.value)
         if self.save_config is not None and self.remember.isChecked():
             self.save_config({k: v for k, v in self.config.items() if not k.startswith("_")})
 

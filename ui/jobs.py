@@ -50,6 +50,7 @@ class Jobs:
             self.cache.get(key),
             key,
             alive=lambda: not d.closed and alive(d) and d.job.serial == serial,
+            kept=d.kept_file,
         )
 
     def ended(self, text: str = "") -> None:

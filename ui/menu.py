@@ -8,7 +8,7 @@ from aqt import gui_hooks, mw
 from aqt.qt import QAction, QMenu
 from aqt.utils import showWarning
 
-from .turns import later, on
+from .turns import alive, later, on
 
 MENU_TEXT = "FSRS Calibration…"
 EXPORT_TEXT = "Export for the FSRS benchmark…"
@@ -21,8 +21,12 @@ START_AFTER_MS = 30  # from showing a new dialog to starting its evaluation (its
 _problem: str | None = None
 
 
-def open_dialog(kind: str = "collection", value: str = "", action: str = "evaluate") -> None:
-    """Open (or raise) the one dialog, scoped as asked, and start the evaluation (or the export).
+def open_dialog(
+    kind: str = "collection", value: str = "", action: str = "evaluate", parent: Any = None, cards: Any = None
+) -> None:
+    """Open (or raise) the one dialog, scoped as asked (`cards`: card ids, the Browser's selection), and start
+    the evaluation (or the export). With `parent`, a window that blocks Anki's others (Deck Options), the
+    dialog is that window's child while it is open: usable beside it.
 
     A new dialog comes in steps, one per turn of Anki's event loop, so that the window never freezes
     long: its code is imported, then it is built, shown and painted, then the evaluation starts (all at
@@ -33,14 +37,14 @@ def open_dialog(kind: str = "collection", value: str = "", action: str = "evalua
         showWarning(_problem, title=TITLE)
         return
     if _dialog is not None:  # already built: rescope, raise and start at once
-        _open(kind, value, action)
+        _open(kind, value, action, parent, cards)
         return
     from . import dialog  # imported in this turn, built in the next
 
-    later(mw, dialog.NEXT_TURN_MS, lambda: _open(kind, value, action))
+    later(mw, dialog.NEXT_TURN_MS, lambda: _open(kind, value, action, parent, cards))
 
 
-def _open(kind: str, value: str, action: str) -> None:
+def _open(kind: str, value: str, action: str, parent: Any = None, cards: Any = None) -> None:
     global _dialog
     if mw.col is None:  # the profile closed between the click and this turn
         return
@@ -52,8 +56,8 @@ def _open(kind: str, value: str, action: str) -> None:
     dialog = _dialog
     if dialog is not None:
         dialog.bar.fill(mw.col)  # the decks and presets as they are now
-        dialog.set_scope(kind, value)
-        _show(dialog)
+        _scope(dialog, kind, value, cards)
+        _show(dialog, parent=parent)
         if action == "export":
             dialog.export_flow()
         else:
@@ -61,21 +65,29 @@ def _open(kind: str, value: str, action: str) -> None:
         return
     config = mw.addonManager.getConfig(ADDON)  # checked by the dialog: Anki's editor takes any JSON
     save = lambda c: mw.addonManager.writeConfig(ADDON, c)  # noqa: E731
-    history, problem = _history_file()
+    history, problem = user_file("diagnoses")
     dialog = _dialog = CalibrationDialog(mw, AnkiRunner(mw), config, save, version, history)
+    dialog.kept_file = user_file("presets")[0]
     dialog.tell([problem] if problem else [])
     on(dialog.finished, _forget)
-    dialog.set_scope(kind, value)
+    _scope(dialog, kind, value, cards)
     if action == "export":
-        _show(dialog)
+        _show(dialog, parent=parent)
         dialog.export_flow()
     else:
-        later(dialog, NEXT_TURN_MS, lambda: _show(dialog, start=True))
+        later(dialog, NEXT_TURN_MS, lambda: _show(dialog, start=True, parent=parent))
 
 
-def _history_file() -> tuple[str | None, str]:
-    """Return this profile's file of past diagnoses, in the add-on's user files (kept across updates), or
-    None and the line that says why there is none."""
+def _scope(dialog: Any, kind: str, value: str, cards: Any) -> None:
+    if kind == "cards":
+        dialog.set_cards(list(cards or []))
+    else:
+        dialog.set_scope(kind, value)
+
+
+def user_file(kind: str) -> tuple[str | None, str]:
+    """Return this profile's file of `kind` (diagnoses: past diagnoses; presets: each preset's numbers for
+    Deck Options), in the add-on's user files (kept across updates), or None and the line that says why."""
     import os
 
     from ..metrics.explain.dialog import HISTORY_NO_FOLDER
@@ -86,16 +98,32 @@ def _history_file() -> tuple[str | None, str]:
     except OSError as err:
         return None, HISTORY_NO_FOLDER.format(reason=err.strerror or str(err))
     name = "".join(c if c.isalnum() or c in "-_" else "_" for c in str(mw.pm.name or "profile"))
-    return os.path.join(folder, f"diagnoses-{name}.json"), ""
+    return os.path.join(folder, f"{kind}-{name}.json"), ""
 
 
-def _show(dialog: Any, start: bool = False) -> None:
+def _show(dialog: Any, start: bool = False, parent: Any = None) -> None:
     if dialog is _dialog:  # not closed meanwhile
+        _owned_by(dialog, parent)
         dialog.show()
         dialog.raise_()
         dialog.activateWindow()
         if start:
             later(dialog, START_AFTER_MS, dialog.start)
+
+
+def _owned_by(dialog: Any, owner: Any) -> None:
+    """Make the dialog the child of `owner` (a window that blocks Anki's others: Deck Options) while `owner`
+    is open, so that it can be used beside it; Anki's main window's otherwise."""
+    target = owner if owner is not None and alive(owner) and owner.isVisible() else mw
+    if dialog.parentWidget() is target:
+        return
+    shown, geometry = dialog.isVisible(), dialog.geometry()
+    dialog.setParent(target, dialog.windowFlags())
+    dialog.setGeometry(geometry)
+    if shown:
+        dialog.show()
+    if target is not mw:
+        on(owner.finished, lambda: _owned_by(dialog, None) if alive(dialog) else None)
 
 
 def _forget() -> None:
@@ -160,3 +188,6 @@ def register(problem: str | None) -> None:
     gui_hooks.theme_did_change.append(_theme_changed)
     gui_hooks.operation_did_execute.append(_operation_did_execute)
     gui_hooks.reviewer_did_answer_card.append(_answered)
+    from .places import register as register_places
+
+    register_places()

@@ -31,10 +31,11 @@ class Scope:
 
     kind: str
     value: str = ""
+    cards: tuple[int, ...] = ()  # the "cards" scope's card ids (the Browser's selection)
 
     def key(self, col: Any) -> tuple[str, int]:
         """Return the key of this scope's data: read again when the scope or the collection changed."""
-        return f"{self.kind}:{self.value}", int(col.mod)
+        return f"{self.kind}:{self.value}:{hash(self.cards)}", int(col.mod)
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class Request:
     cached: Any = None
     key: Any = None  # the scope's key when the job started (Scope.key)
     alive: Callable[[], bool] = lambda: True  # whether the dialog still wants this job's outcome
+    kept: str | None = None  # the add-on's file of each preset's numbers (for Deck Options), or None
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,22 @@ def _scope_data(col: Any, req: Request, with_durations: bool = False) -> Any:
     from ..metrics.read.collection import LIVING_CHUNK_ROWS, read_collection
     from ..metrics.read.scope import scope_search
 
+    if req.scope.kind == "cards":  # by ids: no search string, however many cards
+        import numpy as np
+
+        from ..metrics.explain.dialog import SELECTED_CARDS
+
+        ids = np.array(sorted(req.scope.cards), dtype=np.int64)
+        return read_collection(
+            col,
+            None,
+            SELECTED_CARDS.format(count=f"{ids.size:,}"),
+            with_durations=with_durations,
+            with_intervals=True,
+            chunk_rows=LIVING_CHUNK_ROWS,
+            all_models=with_durations,
+            card_ids=ids,
+        )
     search, label = scope_search(col, req.scope.kind, req.scope.value)
     return read_collection(
         col,
@@ -122,10 +140,13 @@ def evaluate(req: Request, success: Callable[[Done], None], failure: Failure) ->
 
     def op(col: Any) -> Done:
         from ..metrics.jobs.evaluate import evaluate as run
+        from .kept import keep
 
         data = _scope_data(col, req)
         _stop_if_cancelled(req)
-        return Done(data, run(data, options(req.choices, req.anki_version), should_stop=req.controls.should_stop))
+        ev = run(data, options(req.choices, req.anki_version), should_stop=req.controls.should_stop)
+        notes = keep(req.kept, req.scope, col.path, evaluation=ev, data=data)
+        return Done(data, ev, tuple(notes))
 
     return _query(req, op, success, failure)
 
@@ -159,6 +180,7 @@ def diagnose(req: Request, history: str | None, success: Callable[[Done], None],
         from ..metrics.jobs.diagnose.snapshot import last_for
         from ..metrics.read.anki_backend import anki_trainer
         from ..metrics.read.health_apart import apart_health_check
+        from .kept import keep
 
         data = _scope_data(col, req)
         controls = req.controls
@@ -175,6 +197,7 @@ def diagnose(req: Request, history: str | None, success: Callable[[Done], None],
                 last=last_for(past, data.scope) if past else None,
             )
         notes += _record(history, past, result, col.path)
+        notes += keep(req.kept, req.scope, col.path, data=data, plan=result.plan)
         return Done(data, result, tuple(notes))
 
     return _query(req, op, success, failure)

@@ -28,6 +28,7 @@ SCOPES = [
     ("deck", "Deck (with subdecks)"),
     ("preset", "Preset"),
     ("search", "Search"),
+    ("cards", "Cards from the Browser"),
 ]
 PARAMS = [("preset", "Each card's preset"), ("default", "FSRS-6 default parameters")]
 BINNINGS = [("benchmark", "Benchmark (Anki, FSRS benchmark)"), ("wiki", "The Metric page (wiki)")]
@@ -62,6 +63,7 @@ class ScopeBar(QWidget):
         self.loading = True
         self.remembered = False
         self.gone = ""  # what the selected deck or preset was, when it no longer exists (its message)
+        self.cards: tuple[int, ...] = ()  # the Browser's selection, for the "cards" scope
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
@@ -82,7 +84,8 @@ class ScopeBar(QWidget):
         self.search_edit = QLineEdit()
         self.search_edit.setPlaceholderText("Anki search, e.g. deck:Spanish -is:suspended")
         self.scope_stack = QStackedWidget()
-        for w in (QWidget(), self.deck_box, self.preset_box, self.search_edit):
+        self.cards_label = label("", wrap=False)
+        for w in (QWidget(), self.deck_box, self.preset_box, self.search_edit, self.cards_label):
             self.scope_stack.addWidget(w)
         self.scope_kind.currentIndexChanged.connect(self.scope_stack.setCurrentIndex)
         row.addWidget(self.scope_kind)
@@ -179,12 +182,22 @@ class ScopeBar(QWidget):
     def scope(self) -> Scope:
         """Return the chosen scope."""
         kind = self.scope_kind.currentData()
+        if kind == "cards":
+            return Scope(kind, f"{len(self.cards)}", self.cards)
         value = {
             "deck": self.deck_box.currentData() or "",
             "preset": self.preset_box.currentData() or "",
             "search": self.search_edit.text().strip(),
         }.get(kind, "")
         return Scope(kind, value)
+
+    def set_cards(self, ids: list[int]) -> None:
+        """Select the scope of these cards (the Browser's selection)."""
+        self.cards = tuple(sorted(set(ids)))
+        set_plain(self.cards_label, words.SELECTED_CARDS_SCOPE.format(count=f"{len(self.cards):,}"))
+        if not select(self.scope_kind, "cards"):
+            return
+        self._changed()
 
     def scope_text(self) -> str:
         """Return the chosen scope in words."""
@@ -194,6 +207,7 @@ class ScopeBar(QWidget):
             "deck": f'Deck "{s.value}" with subdecks',
             "preset": f'Preset "{s.value}"',
             "search": f"Search {s.value}",
+            "cards": words.SELECTED_CARDS_SCOPE.format(count=f"{len(s.cards):,}"),
         }
         return texts.get(s.kind, s.kind)
 
@@ -204,6 +218,8 @@ class ScopeBar(QWidget):
             return self.gone or (words.CHOOSE_DECK if s.kind == "deck" else words.CHOOSE_PRESET)
         if s.kind == "search" and not s.value:
             return words.TYPE_SEARCH
+        if s.kind == "cards" and not s.cards:
+            return words.CHOOSE_CARDS
         return ""
 
     def choices(self) -> dict[str, str]:

@@ -23,6 +23,9 @@ PRESET_GONE = 'There is no preset "{name}" any more (renamed or deleted?): choos
 CHOOSE_DECK = "Choose a deck first."
 CHOOSE_PRESET = "Choose a preset first."
 TYPE_SEARCH = "Type an Anki search first."
+SELECTED_CARDS = "the {count} cards selected in the Browser"
+SELECTED_CARDS_SCOPE = "{count} cards selected in the Browser"
+CHOOSE_CARDS = "Select cards in Anki's Browser, then its Cards menu: Evaluate FSRS on the selected cards."
 COLLECTION_CLOSED = "The collection was closed while this ran; open the dialog again."
 
 # -- settings (config.json, edited in Anki's add-on config editor) ---------------------------------------------
@@ -42,6 +45,11 @@ HISTORY_UNREADABLE = (
     "Move it away to start a new one: {path}"
 )
 HISTORY_UNWRITABLE = "This diagnosis could not be added to the history of diagnoses: {reason}"
+KEPT_UNREADABLE = (
+    "Deck Options cannot show this add-on's numbers: its file of them cannot be read ({why}). Move it away to "
+    "start a new one: {path}"
+)
+KEPT_UNWRITABLE = "Deck Options will not show these numbers: the add-on's file of them could not be written ({reason})."
 HISTORY_NO_FOLDER = "Past diagnoses cannot be kept: the add-on's folder for them cannot be made ({reason})."
 
 

@@ -33,5 +33,36 @@ TOO_FEW = Words(
     "helped (at least {needed} are needed).",
 )
 UNCHANGED = Words(
-    "No preset's parameters changed since the last diagnosis of {date} ({reviews} reviews then, {now} now).",
+    "No preset's parameters or desired retention changed since the last diagnosis of {date} ({reviews} reviews "
+    "then, {now} now).",
+)
+
+_RETENTION_WHY = (
+    "Counted are the reviews whose interval was set after the last diagnosis (the card's previous review came "
+    "after it), so most were scheduled for the new target; if you changed desired retention later than that, "
+    "some were scheduled for the old one. The interval is a 95% Wilson interval."
+)
+RETENTION_TOO_FEW = Words(
+    "Since {date} you changed this preset's desired retention from {before} to {now}; {reviews} reviews scheduled "
+    "since then are too few to tell whether you now recall what you asked for (at least {needed} are needed).",
+    "",
+    _RETENTION_WHY,
+)
+RETENTION_REACHED = Words(
+    "Since {date} you changed this preset's desired retention from {before} to {now}, and you recall what you "
+    "asked for: {measured} of {reviews} reviews scheduled since then (95% interval {interval}).",
+    "",
+    _RETENTION_WHY,
+)
+RETENTION_ABOVE = Words(
+    "Since {date} you changed this preset's desired retention from {before} to {now}; you recall more than you "
+    "asked for: {measured} of {reviews} reviews scheduled since then (95% interval {interval}).",
+    "",
+    _RETENTION_WHY + " Recall above the target costs reviews you chose not to do; nothing needs fixing.",
+)
+RETENTION_BELOW = Words(
+    "Since {date} you changed this preset's desired retention from {before} to {now}, but you recall less than "
+    "you asked for: {measured} of {reviews} reviews scheduled since then (95% interval {interval}).",
+    "The Retention check says why, and what to do about it.",
+    _RETENTION_WHY + " The whole interval lies below the new target.",
 )

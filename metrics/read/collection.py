@@ -179,6 +179,7 @@ def read_collection(
     with_intervals: bool = False,
     chunk_rows: int = _CHUNK_ROWS,
     all_models: bool = False,
+    card_ids: np.ndarray | None = None,
 ) -> CollectionData:
     """Return the revlog, cards, decks and presets of the cards matching `search` (all cards if None).
 
@@ -186,10 +187,15 @@ def read_collection(
     `with_durations` also reads each review's time taken (for the benchmark export), `with_intervals`
     the interval Anki scheduled (for comparisons); `chunk_rows` bounds the revlog rows one query reads. The
     cards of presets set to an FSRS newer than the replay knows are left out (`left_out` names them), unless
-    `all_models` (the export: review data, no predictions).
+    `all_models` (the export: review data, no predictions). `card_ids` (sorted) keeps only those cards
+    (the Browser's selection: no search string, however many).
     """
     next_day_at = int(col.sched.day_cutoff)
     cards = _cards(col, search, scope_label)
+    if card_ids is not None:
+        cards = cards[np.isin(cards[:, 0], card_ids)]
+        if cards.size == 0:
+            raise EvaluationError(f"No cards in {scope_label or 'the selection'}: they were deleted meanwhile.")
     deck_names, deck_preset = _decks(col)
     presets = _presets(col)
     left_out: tuple[LeftOut, ...] = ()

@@ -38,7 +38,7 @@ def make_base(base: Path, collection: str, python: str | None = None, ui_scale: 
     driver = base / "addons21" / "zz_e2e_driver"
     driver.mkdir(parents=True, exist_ok=True)
     shutil.copy(HERE / "driver_addon.py", driver / "__init__.py")
-    for part in ("living.py", "living_scripts.py"):  # the scripts of the living-Anki tests
+    for part in ("living.py", "living_scripts.py", "living_places.py"):  # the scripts of the living-Anki tests
         shutil.copy(HERE / part, driver / part)
     return folder / "collection.anki2"
 

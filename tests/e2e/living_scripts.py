@@ -412,6 +412,12 @@ def newer() -> list:
     return [_open_and_diagnose, gear_on_its_deck, read]
 
 
+def _places() -> list:
+    from .living_places import places
+
+    return places()
+
+
 SCRIPTS = {
     "buttons": buttons,
     "gone": gone,
@@ -422,6 +428,7 @@ SCRIPTS = {
     "answers": answers,
     "anki-checks": anki_checks,
     "newer": newer,
+    "places": _places,
 }
 
 

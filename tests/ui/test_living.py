@@ -30,6 +30,11 @@ def large() -> str:
 
 
 def living(tmp_path, sample, script, prepare=None, config=None, history_dir=False, env=None) -> dict:
+    ran, _path = living_at(tmp_path, sample, script, prepare, config, history_dir, env)
+    return ran
+
+
+def living_at(tmp_path, sample, script, prepare=None, config=None, history_dir=False, env=None) -> tuple:
     """Run the living script in a real Anki on a copy of the sample (changed by `prepare(col)` first)."""
     from anki.collection import Collection
     from e2e.harness import install_working_tree, make_base, run_anki
@@ -58,7 +63,7 @@ def living(tmp_path, sample, script, prepare=None, config=None, history_dir=Fals
     assert "error" not in ran, ran.get("error")
     assert ran["exceptions"] == [], ran["exceptions"]
     assert "Traceback" not in ran.get("anki_errors", "") and "Traceback" not in ran["stderr"], ran
-    return ran
+    return ran, path
 
 
 def test_every_button_works_without_a_popup(tmp_path, sample):
@@ -159,3 +164,38 @@ def test_a_preset_on_fsrs7_is_named_and_left_out(tmp_path, sample):
     assert ran["deck"]["reviews"] is None and ran["deck"]["headline"].endswith(
         'No other cards are in deck "Geography".'
     )
+
+
+def _cli_reviews(collection, search: str, tmp_path) -> int:
+    """The scored reviews `fsrs-calibration evaluate --search SEARCH --json` reports (the learner's command)."""
+    import contextlib
+    import io
+
+    from fsrs_calibration.cli.commands import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["evaluate", str(collection), "--search", search, "--json"]) == 0
+    return int(json.loads(out.getvalue())["reviews"])
+
+
+def test_where_learners_look(tmp_path, sample):
+    """Issue 29: the section in Deck Options (kept numbers of the preset it shows, its button opening the
+    dialog usable beside Deck Options, following the preset selector, nothing saved but what the learner
+    changed), the Browser's selected cards, and the button beside Statistics."""
+    ran, collection = living_at(tmp_path, sample, "places")
+    section = ran["section"]
+    assert section["title"] == "FSRS Calibration" and section["preset"] == "Languages"
+    assert section["lines"][0].startswith("Last evaluated") and "log loss" in section["lines"][0]
+    beside = ran["beside"]
+    assert beside["scope"] == ["preset", "Languages"] and beside["parent_is_deck_options"] and beside["modal"]
+    assert beside["reviews"] and beside["clicked_again"]
+    assert ran["switched"]["preset"].startswith("Medicine"), ran.get("picked")
+    assert ran["other_scope"] == ["preset", ran["switched"]["preset"]]
+    assert ran["saved_as_anki_alone"]  # the same clicks and Save leave what Anki alone leaves
+    browser = ran["browser"]
+    assert browser["cards"] > 0 and browser["reviews"] == browser["expected"]
+    assert browser["reviews"] == _cli_reviews(collection, "cid:" + ",".join(map(str, browser["ids"])), tmp_path)
+    assert f"{browser['cards']:,} cards selected in the Browser" in browser["headline"]
+    assert "FSRS Calibration…" in ran["stats_buttons"] and ran["stats"]["scope"] == ["deck", ran["stats"]["deck"]]
+    assert ran["stats"]["search"] == ["search", "deck:Languages -is:suspended"]  # the statistics' own search

@@ -53,7 +53,7 @@ class Step:
 
 @dataclass(frozen=True)
 class PresetPlan:
-    """A preset's steps, in order, and its notes (what no setting fixes)."""
+    """A preset's steps, in order, and its notes (what no setting fixes, and whether its last change helped)."""
 
     preset: str
     reviews: int
@@ -109,6 +109,7 @@ def _preset_plan(
     steps += _optimize_step(name, acting, steps, button)
     steps += _retention_step(name, acting, steps, button)
     steps += _cards_step(ctx, pid, name, everything)
+    notes += [f.summary for f in mine if f.id == "since-last"]  # did the preset's change help? (Deck Options' check)
     retention = next((f for f in mine if f.id == "retention"), None)
     if retention is not None and retention.evidence.get("cause") == "late":
         notes.append(words.NOTE_LATE)

@@ -1,6 +1,7 @@
 """Finding "since-last": for each preset whose parameters changed since the last diagnosis of the same scope
 (`Context.last`), did the change help? The old and the new parameters predict the same reviews made since
-then (neither was trained on them), compared by paired log loss with a bootstrap by card."""
+then (neither was trained on them), compared by paired log loss with a bootstrap by card. A preset whose
+desired retention changed: since_retention.py."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from ...read.collection import Preset
 from ...reviews.subset import restrict
 from ...score.paired import PairedGain, paired_log_loss_gain
 from ..evaluate import predict
+from . import since_retention
 from .context import Context
 from .finding import Finding, Verdict
 from .snapshot import Snapshot
@@ -38,6 +40,7 @@ def check(ctx: Context) -> list[Finding]:
         if info is None or not before or not info.params or _same(before, info.params):
             continue
         out.append(_changed(ctx, pid, info, before, last))
+    out += since_retention.check(ctx, last)
     if out:
         return out
     now = fmt.count(ctx.reviews)

@@ -1,0 +1,83 @@
+"""The add-on's file of what it keeps per preset (metrics/jobs/kept.py), read as untrusted input: a file it
+did not write, damaged, or too large is one clear message, and nothing of it is used."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import stat
+from typing import Any
+
+from ..errors import EvaluationError
+from .dataset import printable
+
+MAX_BYTES = 1024 * 1024  # some thousand presets; the add-on keeps one entry per preset
+VERSION = 1
+NUMBERS = ("reviews", "log_loss", "rmse_bins", "auc", "steps", "desired_retention", "diagnosed_retention")
+TEXTS = ("evaluated", "diagnosed")
+
+
+class KeptUnreadable(EvaluationError):
+    """The file cannot be read (`why`); it is left as it is."""
+
+    def __init__(self, path: str, why: str) -> None:
+        super().__init__(f"{printable(path, 200)}: cannot read what the add-on keeps of each preset ({why}).")
+        self.path, self.why = printable(path, 200), why
+
+
+def read_kept(path: str) -> dict[str, dict[str, Any]]:
+    """Return the entries kept per preset name ({} when there is no such file yet); entries and values that
+    are not what the add-on writes are left out."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return {}
+    except OSError as err:
+        raise KeptUnreadable(path, err.strerror or str(err)) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise KeptUnreadable(path, "not a regular file")
+        if info.st_size > MAX_BYTES:
+            raise KeptUnreadable(path, f"larger than {MAX_BYTES // 1024} KB")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except OSError as err:
+        raise KeptUnreadable(path, err.strerror or str(err)) from None
+    finally:
+        os.close(fd)
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise KeptUnreadable(path, "not JSON") from None
+    if not isinstance(doc, dict) or doc.get("version") != VERSION or not isinstance(doc.get("presets"), dict):
+        raise KeptUnreadable(path, "not a file this add-on wrote")
+    return {str(k)[:500]: _entry(v) for k, v in doc["presets"].items() if isinstance(v, dict)}
+
+
+def _entry(d: dict[str, Any]) -> dict[str, Any]:
+    """Return the well-formed parts of one preset's entry."""
+    out: dict[str, Any] = {}
+    for key in NUMBERS:
+        v = d.get(key)
+        if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v):
+            out[key] = v
+    for key in TEXTS:
+        if isinstance(d.get(key), str) and len(d[key]) <= 10:
+            out[key] = d[key]
+    for key in ("params", "diagnosed_params"):
+        params = d.get(key)
+        if isinstance(params, list) and len(params) <= 64 and all(_finite(v) for v in params):
+            out[key] = [float(v) for v in params]
+    actions = d.get("actions")
+    if isinstance(actions, list) and len(actions) <= 16 and all(isinstance(a, str) for a in actions):
+        out["actions"] = [a[:40] for a in actions]
+    scope = d.get("scope")
+    if isinstance(scope, list) and len(scope) == 2 and all(isinstance(s, str) and len(s) <= 2000 for s in scope):
+        out["scope"] = scope
+    return out
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
