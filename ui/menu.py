@@ -37,14 +37,14 @@ def open_dialog(
         showWarning(_problem, title=TITLE)
         return
     if _dialog is not None:  # already built: rescope, raise and start at once
-        _open(kind, value, action, parent, cards)
+        _show_dialog(kind, value, action, parent, cards)
         return
     from . import dialog  # imported in this turn, built in the next
 
-    later(mw, dialog.NEXT_TURN_MS, lambda: _open(kind, value, action, parent, cards))
+    later(mw, dialog.NEXT_TURN_MS, lambda: _show_dialog(kind, value, action, parent, cards))
 
 
-def _open(kind: str, value: str, action: str, parent: Any = None, cards: Any = None) -> None:
+def _show_dialog(kind: str, value: str, action: str, parent: Any = None, cards: Any = None) -> None:
     global _dialog
     if mw.col is None:  # the profile closed between the click and this turn
         return
