@@ -19,6 +19,10 @@ OLD_STAMP := $(OLD_VENV)/.installed
 # The oldest supported Anki runs every test but the package's (which installs the .ankiaddon into the pinned Anki).
 OLDEST_TESTS := tests/engine tests/cli tests/ui
 
+# The message catalogs (metrics/explain/locale/<language>.po), compiled for Python's gettext.
+CATALOGS := metrics/explain/locale/.compiled
+PO_FILES := $(wildcard metrics/explain/locale/*.po)
+
 export QT_QPA_PLATFORM ?= offscreen
 export PYTHONDONTWRITEBYTECODE := 1
 
@@ -53,19 +57,38 @@ $(OLD_STAMP): tests/requirements/oldest.txt pyproject.toml
 	@$(OLD_VENV)/bin/python -m pip install --no-deps -e . $(QUIET)
 	@touch $(OLD_STAMP)
 
-.PHONY: venv test test-current test-oldest lint run run-cli bench bench-dialog sample package clean
+.PHONY: catalogs venv test test-current test-oldest lint run run-cli bench bench-dialog sample package clean
 venv: $(STAMP)
 
 # Everything: lint, every test on the pinned Anki, and again on the oldest supported Anki (but the package's).
 test: lint test-current test-oldest
 
-test-current: $(STAMP) $(ANKI_STAMP)
+# Fonts for the screenshots of the dialog in Japanese, Chinese and Korean (Arabic and Hebrew: DejaVu, already
+# there): Debian's Noto CJK, installed when missing and apt-get can (else the screenshots show empty boxes).
+FONTS := build/.fonts
+
+$(FONTS):
+	@mkdir -p build
+	@fc-list :lang=ja family 2>/dev/null | grep -q . || { command -v apt-get >/dev/null && [ "$$(id -u)" = 0 ] \
+		&& { echo "Installing fonts-noto-cjk (screenshots in Japanese, Chinese, Korean; log: $(SETUP_LOG))"; \
+		     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		      fonts-noto-cjk) $(QUIET); } \
+		|| echo "No CJK font and no apt-get as root: screenshots in Japanese, Chinese and Korean show boxes"; }
+	@touch $(FONTS)
+
+$(CATALOGS): $(PO_FILES) scripts/catalogs.py
+	@$(PYTHON) scripts/catalogs.py compile
+	@touch $(CATALOGS)
+
+catalogs: $(CATALOGS)
+
+test-current: $(STAMP) $(ANKI_STAMP) $(CATALOGS) $(FONTS)
 	E2E_PYTHON=$(CURDIR)/$(ANKI_VENV)/bin/python $(VPY) -m pytest $(PYTEST_ARGS)
 
-test-oldest: $(OLD_STAMP)
+test-oldest: $(OLD_STAMP) $(CATALOGS)
 	$(OLD_VENV)/bin/python -m pytest -p no:cacheprovider $(PYTEST_ARGS) $(OLDEST_TESTS)
 
-package: $(STAMP)
+package: $(STAMP) $(CATALOGS)
 	$(VPY) scripts/package.py
 
 lint: $(STAMP)
@@ -81,7 +104,7 @@ $(SAMPLE): $(STAMP) scripts/make_sample.py tests/support/builder.py
 sample: $(SAMPLE)
 
 # Real Anki with the sample collection and this add-on (offscreen with screenshots when there is no display).
-run: $(SAMPLE)
+run: $(SAMPLE) $(CATALOGS)
 	@$(VPY) scripts/run_anki.py --sample $(SAMPLE)
 
 # The command-line report of the sample collection.

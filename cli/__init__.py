@@ -28,6 +28,9 @@ def run() -> int:
     """Run the `fsrs-calibration` program; return its exit status."""
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _interrupted)
+    from ..metrics.explain.lang import for_command_line
+
+    for_command_line(sys.argv[1:])  # the environment's language; --json stays English
     from .commands import run as run_command_line
 
     return run_command_line()

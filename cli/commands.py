@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..bundled import addon_version
 from ..metrics.errors import EvaluationError
+from ..metrics.explain import formatting as fmt
+from ..metrics.explain.lang import _, text
 from ..metrics.export import interrupts
 from ..metrics.export.safefile import check_target
 from ..metrics.export.scratch import sweep
@@ -67,7 +69,7 @@ def run_export(args: argparse.Namespace) -> str:
         tables = build_tables(data, whole_collection=whole)
         del data  # the revlog arrays are not needed while the zip is written
         if tables.rows()["revlogs"] == 0:
-            raise UsageError("No reviews to export in this scope (cards need a learning step).")
+            raise UsageError(_("No reviews to export in this scope (cards need a learning step)."))
         meta = {"addon_version": addon_version(), "anki_version": anki_version()}
         write_zip(tables, args.out, meta, protected=[args.collection], force=args.force)
     finally:
@@ -76,7 +78,13 @@ def run_export(args: argparse.Namespace) -> str:
         if warm_up.is_alive() and not interrupts.interrupted_by():  # interrupted: the process ends at once
             warm_up.join()
     rows = tables.rows()
-    return f"Wrote {args.out}: {rows['revlogs']:,} reviews of {rows['cards']:,} cards in {rows['decks']:,} decks."
+    return text(
+        "Wrote {path}: {reviews} reviews of {cards} cards in {decks} decks.",
+        path=args.out,
+        reviews=fmt.count(rows["revlogs"]),
+        cards=fmt.count(rows["cards"]),
+        decks=fmt.count(rows["decks"]),
+    )
 
 
 def _prepare_parquet() -> None:
@@ -120,7 +128,7 @@ def run_diagnose(args: argparse.Namespace) -> Any:
         if health_checks_first(plan):
             # A large collection: Anki's health checks (each a training) run first, one at a time, with the
             # collection's arrays put aside in this run's folder (5M reviews: 1.5 GiB at peak otherwise).
-            step = "Running Anki's health check of each preset first, one at a time"
+            step = _("Running Anki's health check of each preset first, one at a time")
             with put_aside(data, col, progress, step) as load:
                 del data
                 checked = {}
@@ -167,9 +175,13 @@ def run_to_parquet(args: argparse.Namespace) -> str:
     user = args.user if args.user is not None else 0
     write_parquet_folder(tables, args.folder, user, force=args.force)
     rows = tables.rows()
-    return (
-        f"Wrote {args.folder}/{{revlogs,cards,decks}}/user_id={user}/data.parquet: {rows['revlogs']:,} reviews, "
-        f"{rows['cards']:,} cards, {rows['decks']:,} decks. srs-benchmark reads it with --data {args.folder}."
+    return text(
+        "Wrote {path}: {reviews} reviews, {cards} cards, {decks} decks. srs-benchmark reads it with --data {folder}.",
+        path=f"{args.folder}/{{revlogs,cards,decks}}/user_id={user}/data.parquet",
+        reviews=fmt.count(rows["revlogs"]),
+        cards=fmt.count(rows["cards"]),
+        decks=fmt.count(rows["decks"]),
+        folder=args.folder,
     )
 
 
@@ -191,12 +203,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         silence_stdout()
         return 1
     except KeyboardInterrupt:
-        print(f"{PROG}: cancelled; nothing was written.", file=sys.stderr)
+        print(text("{program}: cancelled; nothing was written.", program=PROG), file=sys.stderr)
         return 130
     except Exception as err:
         if not is_damage(err):
             raise
-        return fail(f"{getattr(args, 'collection', '')}: {damage_text(str(err))}")
+        return fail(text("{path}: {problem}", path=getattr(args, "collection", ""), problem=damage_text(str(err))))
 
 
 def run_command(args: argparse.Namespace) -> str:

@@ -9,6 +9,7 @@ import os
 import sys
 from typing import Any
 
+from ..metrics.explain import lang
 from .arguments import PROG
 
 
@@ -24,7 +25,7 @@ def emit(text: str) -> None:
     except BrokenPipeError:
         raise
     except OSError as err:
-        raise OutputError(f"cannot write the output: {err.strerror or err}.") from None
+        raise OutputError(lang.text("cannot write the output: {reason}.", reason=err.strerror or err)) from None
 
 
 def silence_stdout() -> None:
@@ -36,7 +37,7 @@ def silence_stdout() -> None:
 
 def fail(message: str, output: bool = False) -> int:
     """Print `message` as the one error line (control characters shown escaped); return status 2."""
-    print(f"{PROG}: error: {one_line(message)}", file=sys.stderr)
+    print(lang.text("{program}: error: {message}", program=PROG, message=one_line(message)), file=sys.stderr)
     if output:
         silence_stdout()
     return 2

@@ -29,7 +29,7 @@ ADDON_FILES = [
     "LICENSE",
 ]
 ADDON_PACKAGES = ["metrics", "ui"]
-ADDON_SUFFIXES = {".py", ".svg", ".png", ".css"}
+ADDON_SUFFIXES = {".py", ".svg", ".png", ".css", ".mo"}  # .mo: the compiled message catalogs
 FIXED_TIME = (2026, 1, 1, 0, 0, 0)  # reproducible zips
 
 # Parts of a numpy wheel that the add-on never imports.
@@ -97,7 +97,8 @@ def _write(z: zipfile.ZipFile, name: str, data: bytes, executable: bool = False)
 
 
 def build(out_dir: Path, cache: Path) -> Path:
-    """Write the .ankiaddon and return its path."""
+    """Write the .ankiaddon and return its path (the message catalogs compiled first: never stale)."""
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "catalogs.py"), "compile"], check=True)
     manifest = json.loads((ROOT / "manifest.json").read_text())
     lock = json.loads(LOCK.read_text())
     target = out_dir / f"{manifest['package']}-{manifest['human_version']}.ankiaddon"

@@ -11,14 +11,22 @@ def startup_problem() -> str | None:
     from anki.utils import point_version
 
     if point_version() < MIN_POINT_VERSION:
-        return f"FSRS Calibration supports Anki 25.07 and later; this is Anki {version}. Please update Anki."
+        from ..metrics.explain.lang import text
+
+        return text(
+            "FSRS Calibration supports Anki 25.07 and later; this is Anki {version}. Please update Anki.",
+            version=version,
+        )
     from ..bundled import ensure_numpy
 
     return ensure_numpy()
 
 
 def setup() -> None:
-    """Register the add-on's menu entries in Anki's main window (numpy is imported only when used)."""
+    """Register the add-on's menu entries in Anki's main window (numpy is imported only when used), in Anki's
+    language (set by now): the entries and any start-up problem are translated once, here."""
+    from .language import apply
     from .menu import register
 
+    apply()
     register(startup_problem())

@@ -13,7 +13,13 @@ from typing import Any
 import aqt
 from aqt.utils import tooltip
 
-ACTION_LABELS = {"deck-options": "Open Deck Options", "browse": "Show in Browser", "evaluate": "Evaluate this deck"}
+from ..metrics.explain.lang import N_, _
+
+ACTION_LABELS = {  # the buttons of a finding's actions (translated where shown: tests compare them as they are)
+    "deck-options": N_("Open Deck Options"),
+    "browse": N_("Show in Browser"),
+    "evaluate": N_("Evaluate this deck"),
+}
 
 
 def open_deck_options(deck_id: int) -> None:
@@ -22,7 +28,7 @@ def open_deck_options(deck_id: int) -> None:
     from aqt.deckoptions import display_options_for_deck_id
 
     if aqt.mw is None or aqt.mw.col is None or aqt.mw.col.decks.get(DeckId(deck_id), default=False) is None:
-        tooltip("That deck no longer exists.")
+        tooltip(_("That deck no longer exists."))
         return
     display_options_for_deck_id(DeckId(deck_id))
 

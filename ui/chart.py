@@ -34,12 +34,23 @@ from aqt.qt import (
 )
 
 from ..metrics.explain import formatting as fmt
+from ..metrics.explain.lang import N_, _, text
 from ..metrics.export.safefile import safe_output
 
 PREDICTED = QColor("#0072B2")  # blue: FSRS's prediction (Okabe-Ito)
 MEASURED = QColor("#E69F00")  # orange: what you actually recalled
 # Okabe & Ito's colour-blind-safe palette without black (which a dark theme would hide): one per model.
 MODEL_COLORS = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7", "#F0E442"]
+DAYS = N_("{days} d")  # an interval bin's days ("3–4 d")
+AXIS_TITLES = {  # the x axis of recall by bin of one feature
+    "interval": N_("Interval (days since the previous review)"),
+    "reviews": N_("Reviews of the card so far"),
+    "lapses": N_("Lapses of the card so far"),
+    "month": N_("Month"),
+    "difficulty": N_("FSRS difficulty of the card at the review (1–10)"),
+    "overdue": N_("Days since the previous review, against the interval Anki scheduled"),
+}
+EMPTY = N_("Run an evaluation to see the chart.")
 
 
 @dataclass(frozen=True)
@@ -100,12 +111,12 @@ class _Plot:
         """Draw labels under the x axis, thinned so that no two overlap (the last one always kept)."""
         if not labels:
             return
-        widest = max(self.metrics.horizontalAdvance(t) for _, t in labels) + self.em * 0.8
-        xs = [self.at(x, self.y0).x() for x, _ in labels]
+        widest = max(self.metrics.horizontalAdvance(t) for _at, t in labels) + self.em * 0.8
+        xs = [self.at(x, self.y0).x() for x, _label in labels]
         gap = min((abs(b - a) for a, b in zip(xs, xs[1:], strict=False)), default=widest)
         every = max(1, math.ceil(widest / max(gap, 1e-9)))
         keep = set(range(len(labels) - 1, -1, -every))
-        for k, ((_, label), x) in enumerate(zip(labels, xs, strict=True)):
+        for k, ((_at, label), x) in enumerate(zip(labels, xs, strict=True)):
             if k in keep:
                 rect = QRectF(x - widest / 2, self.area.bottom() + 0.2 * self.em, widest, self.em)
                 painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, label)
@@ -115,7 +126,11 @@ class _Plot:
         for y in values:
             p = self.at(self.x0, y)
             rect = QRectF(self.area.left() - 4.0 * self.em, p.y() - self.em / 2, 3.7 * self.em, self.em)
-            painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{y * 100:.0f}%")
+            painter.drawText(
+                rect,
+                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignAbsolute,
+                fmt.percent(y, 0),
+            )
 
     def x_title(self, painter: QPainter, title: str) -> None:
         rect = QRectF(self.area.left(), self.area.bottom() + 1.4 * self.em, self.area.width(), self.em * 1.2)
@@ -134,27 +149,27 @@ class _Plot:
 
 
 def _colors(palette: QPalette) -> tuple[QColor, QColor, QColor]:
-    """Return (text, grid, background) colours of the palette."""
-    text = palette.color(QPalette.ColorRole.WindowText)
-    grid = QColor(text)
+    """Return (ink, grid, background) colours of the palette."""
+    ink = palette.color(QPalette.ColorRole.WindowText)
+    grid = QColor(ink)
     grid.setAlphaF(0.18)
-    return text, grid, palette.color(QPalette.ColorRole.Base)
+    return ink, grid, palette.color(QPalette.ColorRole.Base)
 
 
 def paint_calibration(
     painter: QPainter, rect: QRectF, calibration: Any, palette: QPalette, title: str = ""
 ) -> list[tuple[QPointF, Point]]:
     """Draw the calibration chart of an engine Calibration into rect; return the drawn bin points."""
-    text, grid, background = _colors(palette)
+    ink, grid, background = _colors(palette)
     painter.fillRect(rect, background)
     bins = list(calibration.bins)
     x0 = math.floor(min([b.lower for b in bins] + [0.5]) * 10) / 10 if bins else 0.0
     plot = _Plot(painter, rect, (x0, 1.0), (0.0, 1.0), right=4.0)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-    _calibration_axes(painter, plot, rect, x0, (text, grid))
+    _calibration_axes(painter, plot, rect, x0, (ink, grid))
     if bins:
-        _review_counts(painter, plot, bins, x0, text)
-    painter.setPen(QPen(text, 1, Qt.PenStyle.DashLine))  # the diagonal: perfect calibration
+        _review_counts(painter, plot, bins, x0, ink)
+    painter.setPen(QPen(ink, 1, Qt.PenStyle.DashLine))  # the diagonal: perfect calibration
     painter.drawLine(plot.at(x0, x0), plot.at(1, 1))
     if calibration.fit_slope is not None and calibration.fit_intercept is not None:  # count-weighted fit line
         a, b = calibration.fit_intercept, calibration.fit_slope
@@ -163,18 +178,18 @@ def paint_calibration(
     drawn = _bin_points(painter, plot, bins)
     legend = [
         (None, "", title),
-        (MEASURED, "dot", "measured recall per bin, 95% interval"),
-        (text, "dash", "perfect calibration"),
-        (MEASURED, "dotline", "count-weighted fit"),
+        (MEASURED, "dot", _("measured recall per bin, 95% interval")),
+        (ink, "dash", _("perfect calibration")),
+        (MEASURED, "dotline", _("count-weighted fit")),
     ]
     em = plot.em
-    _legend(painter, QPointF(plot.area.left() + 0.6 * em, plot.area.top() + 0.5 * em), text, em, legend)
+    _legend(painter, QPointF(plot.area.left() + 0.6 * em, plot.area.top() + 0.5 * em), ink, em, legend)
     return drawn
 
 
 def _calibration_axes(painter: QPainter, plot: _Plot, rect: QRectF, x0: float, colors: tuple[QColor, QColor]) -> None:
     """Draw the grid, the frame, the tick labels and the axis titles."""
-    text, grid = colors
+    ink, grid = colors
     painter.setPen(QPen(grid, 1))
     step = 0.1 if 1.0 - x0 <= 0.61 else 0.2
     ticks = [round(1.0 - i * step, 2) for i in range(int(round((1.0 - x0) / step)) + 1)][::-1]
@@ -182,29 +197,31 @@ def _calibration_axes(painter: QPainter, plot: _Plot, rect: QRectF, x0: float, c
         painter.drawLine(plot.at(t, 0), plot.at(t, 1))
     for i in range(6):
         painter.drawLine(plot.at(x0, i / 5), plot.at(1, i / 5))
-    painter.setPen(QPen(text, 1))
+    painter.setPen(QPen(ink, 1))
     painter.drawRect(plot.area)
-    plot.x_labels(painter, [(t, f"{t * 100:.0f}%") for t in ticks])
+    plot.x_labels(painter, [(t, fmt.percent(t, 0)) for t in ticks])
     plot.y_labels(painter, [i / 5 for i in range(6)])
-    plot.x_title(painter, "Predicted recall (FSRS)")
-    plot.y_title(painter, rect, "Measured recall")
+    plot.x_title(painter, _("Predicted recall (FSRS)"))
+    plot.y_title(painter, rect, _("Measured recall"))
 
 
-def _review_counts(painter: QPainter, plot: _Plot, bins: list[Any], x0: float, text: QColor) -> None:
+def _review_counts(painter: QPainter, plot: _Plot, bins: list[Any], x0: float, ink: QColor) -> None:
     """Draw the histogram of review counts per bin, with its scale on the right."""
     area, em = plot.area, plot.em
     top = max(b.count for b in bins)
-    hist = QColor(text)
+    hist = QColor(ink)
     hist.setAlphaF(0.12)
     for b in bins:
         left, right = plot.at(max(b.lower, x0), 0), plot.at(b.upper, 0)
         height = area.height() * 0.35 * b.count / top
         painter.fillRect(QRectF(left.x() + 1, area.bottom() - height, right.x() - left.x() - 2, height), hist)
-    painter.setPen(QPen(text, 1))
+    painter.setPen(QPen(ink, 1))
     side = QRectF(area.right() + 0.3 * em, area.bottom() - area.height() * 0.35 - em / 2, 3.6 * em, em)
-    painter.drawText(side, Qt.AlignmentFlag.AlignLeft, f"{fmt.count(top)}")
+    painter.drawText(side, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignAbsolute, fmt.count(top))
     below = QRectF(area.right() + 0.3 * em, area.bottom() - em, 3.6 * em, em)
-    painter.drawText(below, Qt.AlignmentFlag.AlignLeft, "reviews")
+    painter.drawText(
+        below, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignAbsolute, _("reviews")
+    )  # the unit of the count above it
 
 
 def _bin_points(painter: QPainter, plot: _Plot, bins: list[Any]) -> list[tuple[QPointF, Point]]:
@@ -214,15 +231,19 @@ def _bin_points(painter: QPainter, plot: _Plot, bins: list[Any]) -> list[tuple[Q
     for b in bins:
         p = plot.at(b.mean_predicted, b.mean_actual)
         painter.drawLine(plot.at(b.mean_predicted, b.ci_low), plot.at(b.mean_predicted, b.ci_high))
-        tip = (
-            f"Predicted {_pct(b.lower)}–{_pct(b.upper)}\n{fmt.count(b.count)} reviews\n"
-            f"Mean prediction {_pct(b.mean_predicted)}\nMeasured recall {_pct(b.mean_actual)}\n"
-            f"95% interval {_pct(b.ci_low)}–{_pct(b.ci_high)}"
+        tip = text(
+            "Predicted {bin}\n{reviews} reviews\nMean prediction {predicted}\nMeasured recall {measured}\n"
+            "95% interval {interval}",
+            bin=fmt.interval(b.lower, b.upper, "percent"),
+            reviews=fmt.count(b.count),
+            predicted=_pct(b.mean_predicted),
+            measured=_pct(b.mean_actual),
+            interval=fmt.interval(b.ci_low, b.ci_high, "percent"),
         )
         drawn.append((p, Point(b.mean_predicted, b.mean_actual, b.ci_low, b.ci_high, b.count, tip)))
     painter.setBrush(MEASURED)
     scale = plot.em / 16
-    largest = max((q.count for _, q in drawn), default=1)
+    largest = max((q.count for _at, q in drawn), default=1)
     for p, pt in drawn:
         radius = (2.5 + 3.5 * math.sqrt(pt.count / max(1, largest))) * scale
         painter.drawEllipse(p, radius, radius)
@@ -233,7 +254,7 @@ def _bin_points(painter: QPainter, plot: _Plot, bins: list[Any]) -> list[tuple[Q
 def _legend(
     painter: QPainter,
     origin: QPointF,
-    text: QColor,
+    ink: QColor,
     em: float,
     items: list[tuple[QColor | None, str, str]],
     width: float = 0.0,
@@ -256,10 +277,14 @@ def _legend(
                 painter.setPen(QPen(color, 2 if style == "line" else 1.5, pen_style))
                 painter.drawLine(QPointF(x, y + em / 2), QPointF(x + em, y + em / 2))
             x += 1.4 * em
-        painter.setPen(QPen(text, 1))
+        painter.setPen(QPen(ink, 1))
         room = width - (x - origin.x()) if width else 40 * em
         shown = metrics.elidedText(label, Qt.TextElideMode.ElideRight, room)
-        painter.drawText(QRectF(x, y, room, em), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, shown)
+        painter.drawText(
+            QRectF(x, y, room, em),
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignAbsolute,
+            shown,
+        )
         y += em
 
 
@@ -267,7 +292,7 @@ def paint_feature(
     painter: QPainter, rect: QRectF, rows: list[Any], feature: str, palette: QPalette
 ) -> list[tuple[QPointF, Point]]:
     """Draw predicted and measured recall per bin of one feature (interval, reviews or lapses)."""
-    text, grid, background = _colors(palette)
+    ink, grid, background = _colors(palette)
     painter.fillRect(rect, background)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     n = len(rows)
@@ -280,21 +305,13 @@ def paint_feature(
     ys = [y0 + i * (1.0 - y0) / steps for i in range(steps + 1)]
     for y in ys:
         painter.drawLine(plot.at(-0.5, y), plot.at(n - 0.5, y))
-    painter.setPen(QPen(text, 1))
+    painter.setPen(QPen(ink, 1))
     painter.drawRect(area)
     plot.y_labels(painter, ys)
-    unit = {"interval": " d", "reviews": "", "lapses": ""}.get(feature, "")
-    plot.x_labels(painter, [(i, label_of(r) + unit) for i, r in enumerate(rows)])
-    axis = {
-        "interval": "Interval (days since the previous review)",
-        "reviews": "Reviews of the card so far",
-        "lapses": "Lapses of the card so far",
-        "month": "Month",
-        "difficulty": "FSRS difficulty of the card at the review (1–10)",
-        "overdue": "Days since the previous review, against the interval Anki scheduled",
-    }.get(feature, feature)
+    plot.x_labels(painter, [(i, _tick(feature, label_of(r))) for i, r in enumerate(rows)])
+    axis = _(AXIS_TITLES[feature]) if feature in AXIS_TITLES else feature
     plot.x_title(painter, axis)
-    plot.y_title(painter, rect, "Recall")
+    plot.y_title(painter, rect, _("Recall"))
     drawn: list[tuple[QPointF, Point]] = []
     radius = 0.25 * em
     for color, attr in ((PREDICTED, "mean_predicted"), (MEASURED, "mean_actual")):
@@ -309,18 +326,22 @@ def paint_feature(
             p = plot.at(i, getattr(r, attr))
             painter.drawEllipse(p, radius, radius)
             if attr == "mean_actual":
-                tip = (
-                    f"{axis}: {label_of(r)}\n{fmt.count(r.count)} reviews\nPredicted {_pct(r.mean_predicted)}\n"
-                    f"Measured {_pct(r.mean_actual)}"
+                tip = text(
+                    "{axis}: {bin}\n{reviews} reviews\nPredicted {predicted}\nMeasured {measured}",
+                    axis=axis,
+                    bin=label_of(r),
+                    reviews=fmt.count(r.count),
+                    predicted=_pct(r.mean_predicted),
+                    measured=_pct(r.mean_actual),
                 )
                 drawn.append((p, Point(i, r.mean_actual, r.mean_actual, r.mean_actual, r.count, tip)))
         painter.setBrush(Qt.BrushStyle.NoBrush)
     _legend(
         painter,
         QPointF(area.left() + 0.6 * em, area.top() + 0.5 * em),
-        text,
+        ink,
         em,
-        [(PREDICTED, "dot", "predicted by FSRS"), (MEASURED, "dot", "measured (your answers)")],
+        [(PREDICTED, "dot", _("predicted by FSRS")), (MEASURED, "dot", _("measured (your answers)"))],
     )
     return drawn
 
@@ -329,14 +350,14 @@ def paint_overlay(
     painter: QPainter, rect: QRectF, curves: list[tuple[str, Any]], palette: QPalette
 ) -> list[tuple[QPointF, Point]]:
     """Draw several models' calibration curves (label, engine Calibration) on one chart, the legend outside it."""
-    text, grid, background = _colors(palette)
+    ink, grid, background = _colors(palette)
     painter.fillRect(rect, background)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-    lows = [b.lower for _, cal in curves for b in cal.bins]
+    lows = [b.lower for _name, cal in curves for b in cal.bins]
     x0 = math.floor(min(lows + [0.5]) * 10) / 10
     probe = _Plot(painter, rect)  # the font and line height for this size
     em, metrics = probe.em, probe.metrics
-    widest = max([metrics.horizontalAdvance(name) for name, _ in curves] + [0.0]) + 1.6 * em
+    widest = max([metrics.horizontalAdvance(name) for name, _curve in curves] + [0.0]) + 1.6 * em
     beside = rect.width() - widest > 18 * em  # legend right of the plot when there is room, else below it
     legend_w = min(widest, rect.width() * 0.45) if beside else rect.width() - 5 * em
     plot = _Plot(
@@ -351,14 +372,14 @@ def paint_overlay(
     painter.setPen(QPen(grid, 1))
     for i in range(6):
         painter.drawLine(plot.at(x0, i / 5), plot.at(1, i / 5))
-    painter.setPen(QPen(text, 1))
+    painter.setPen(QPen(ink, 1))
     painter.drawRect(area)
     plot.y_labels(painter, [i / 5 for i in range(6)])
     steps = int(round((1.0 - x0) / 0.1))
-    plot.x_labels(painter, [(1.0 - i * 0.1, f"{(1.0 - i * 0.1) * 100:.0f}%") for i in range(steps, -1, -1)])
-    plot.x_title(painter, "Predicted recall")
-    plot.y_title(painter, rect, "Measured recall")
-    painter.setPen(QPen(text, 1, Qt.PenStyle.DashLine))
+    plot.x_labels(painter, [(1.0 - i * 0.1, fmt.percent(1.0 - i * 0.1, 0)) for i in range(steps, -1, -1)])
+    plot.x_title(painter, _("Predicted recall"))
+    plot.y_title(painter, rect, _("Measured recall"))
+    painter.setPen(QPen(ink, 1, Qt.PenStyle.DashLine))
     painter.drawLine(plot.at(x0, x0), plot.at(1, 1))
     drawn: list[tuple[QPointF, Point]] = []
     legend: list[tuple[QColor | None, str, str]] = []
@@ -368,17 +389,25 @@ def paint_overlay(
         for i, b in enumerate(cal.bins):
             p = plot.at(b.mean_predicted, b.mean_actual)
             path.moveTo(p) if i == 0 else path.lineTo(p)
-            tip = (
-                f"{name}\n{fmt.count(b.count)} reviews\npredicted {_pct(b.mean_predicted)}\n"
-                f"measured {_pct(b.mean_actual)}"
+            tip = text(
+                "{model}\n{reviews} reviews\npredicted {predicted}\nmeasured {measured}",
+                model=name,
+                reviews=fmt.count(b.count),
+                predicted=_pct(b.mean_predicted),
+                measured=_pct(b.mean_actual),
             )
             drawn.append((p, Point(b.mean_predicted, b.mean_actual, b.ci_low, b.ci_high, b.count, tip)))
         painter.setPen(QPen(color, 2))
         painter.drawPath(path)
         legend.append((color, "line", name))
     origin = QPointF(area.right() + 0.8 * em, area.top()) if beside else QPointF(area.left(), area.bottom() + 3.0 * em)
-    _legend(painter, origin, text, em, legend, width=legend_w)
+    _legend(painter, origin, ink, em, legend, width=legend_w)
     return drawn
+
+
+def _tick(feature: str, span: str) -> str:
+    """Return a bin's label under the x axis: an interval's with its unit ("3–4 d")."""
+    return text(DAYS, days=span) if feature == "interval" else span
 
 
 def label_of(row: Any) -> str:
@@ -397,12 +426,13 @@ class ChartWidget(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setLayoutDirection(Qt.LayoutDirection.LeftToRight)  # axes left to right, as Anki's own graphs
         self.setMouseTracking(True)
         self.setMinimumSize(QSize(220, 140))
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self._painter_fn: Any = None
         self._points: list[tuple[QPointF, Point]] = []
-        self.empty_text = "Run an evaluation to see the chart."
+        self.empty_text = _(EMPTY)
 
     def show_calibration(self, calibration: Any, title: str = "") -> None:
         """Show the calibration chart of an engine Calibration."""
@@ -430,7 +460,7 @@ class ChartWidget(QWidget):
     @property
     def points(self) -> list[Point]:
         """Return the points drawn last (for tests and tooltips)."""
-        return [p for _, p in self._points]
+        return [p for _at, p in self._points]
 
     def paintEvent(self, event: QPaintEvent | None) -> None:  # noqa: N802 (Qt name)
         painter = QPainter(self)

@@ -14,6 +14,8 @@ import json
 from typing import Any
 
 from ..metrics.explain import deck_options as words
+from ..metrics.explain import formatting as fmt
+from ..metrics.explain.lang import _, text
 
 MESSAGE = "fsrs_calibration:"  # the section's messages to Python: "fsrs_calibration:open:" + JSON
 
@@ -76,8 +78,9 @@ _HTML = """<div id="fsrs-calibration" style="margin: 0.5em 0; padding: 0.6em 0.8
 
 def section_script(data: dict[str, dict[str, str]], fallback: str) -> str:
     """Return the JavaScript that adds the section: `data` holds, per preset name, its lines (numbers, plan,
-    changed); `fallback`, the preset shown when the page's selector cannot be read (the deck's own)."""
-    texts = {"title": words.TITLE, "open": words.OPEN, "check": words.CHECK, "fallback": fallback}
+    changed); `fallback`, the preset shown when the page's selector cannot be read (the deck's own). The words
+    are translated now, as the page loads."""
+    texts = {"title": _(words.TITLE), "open": _(words.OPEN), "check": _(words.CHECK), "fallback": fallback}
     return _SCRIPT % {
         "data": _js(data),
         "words": _js(texts),
@@ -105,31 +108,26 @@ def preset_lines(kept: dict[str, Any], configs: list[dict[str, Any]]) -> dict[st
         _key, params = preset_raw_params(conf)
         dr = conf.get("desiredRetention")
         if entry.get("diagnosed") and changed_since(entry, params, dr):
-            lines["changed"] = words.CHANGED.format(date=entry["diagnosed"])
+            lines["changed"] = text(words.CHANGED, date=fmt.date(entry["diagnosed"]))
         out[name] = lines
     return out
 
 
 def _numbers(entry: dict[str, Any]) -> str:
     if "log_loss" not in entry:
-        return words.NO_NUMBERS
-    auc = f"{entry['auc']:.3f}" if isinstance(entry.get("auc"), float) else words.NO_AUC
-    return words.NUMBERS.format(
-        date=entry.get("evaluated", "?"),
-        log_loss=f"{entry['log_loss']:.4f}",
-        rmse=f"{entry.get('rmse_bins', float('nan')) * 100:.2f} pp",
+        return _(words.NO_NUMBERS)
+    auc = fmt.auc(entry["auc"]) if isinstance(entry.get("auc"), float) else _(words.NO_AUC)
+    return text(
+        words.NUMBERS,
+        date=fmt.date(entry.get("evaluated", "?")),
+        log_loss=fmt.log_loss(entry["log_loss"]),
+        rmse=fmt.rmse(entry.get("rmse_bins", float("nan"))),
         auc=auc,
-        reviews=f"{int(entry.get('reviews', 0)):,}",
+        reviews=fmt.count(int(entry.get("reviews", 0))),
     )
 
 
 def _plan(entry: dict[str, Any]) -> str:
     if "steps" not in entry:
         return ""
-    steps = int(entry["steps"])
-    if steps == 0:
-        return words.PLAN_NOTHING.format(date=entry.get("diagnosed", "?"))
-    actions = ", ".join(words.ACTIONS.get(a, a) for a in entry.get("actions", []))
-    return (words.PLAN_ONE if steps == 1 else words.PLAN_MANY).format(
-        date=entry.get("diagnosed", "?"), steps=steps, actions=actions
-    )
+    return words.plan_line(fmt.date(entry.get("diagnosed", "?")), int(entry["steps"]), list(entry.get("actions", [])))

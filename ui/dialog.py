@@ -10,8 +10,8 @@ from typing import Any
 from aqt.qt import QApplication, QCheckBox, QDialog, QFileDialog, QLabel, QPushButton, QSize, Qt, QTabWidget, QWidget
 
 from ..metrics.errors import EvaluationError
-from ..metrics.explain import counts
 from ..metrics.explain import formatting as fmt
+from ..metrics.explain.lang import N_, _, current, n_, text
 from . import operations
 from .export_flow import Exporting
 from .freshness import Freshness
@@ -28,7 +28,8 @@ from .views import Views
 from .views.results import ResultsView
 from .views.whattodo import WhatToDoView
 
-TITLE = "FSRS Calibration"
+TITLE = N_("FSRS Calibration")
+HEADLINE = N_("<b>{scope}</b>: {details}<br>{numbers}")  # the add-on's markup; the values are escaped
 __all__ = ["NEXT_TURN_MS", "TITLE", "CalibrationDialog"]
 
 
@@ -61,7 +62,9 @@ class CalibrationDialog(QDialog):
         history: str | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle(TITLE)
+        self.setWindowTitle(_(TITLE))
+        rtl = current().right_to_left  # mirrored in Arabic, Hebrew … (as Anki is; also when only we are)
+        self.setLayoutDirection(Qt.LayoutDirection.RightToLeft if rtl else Qt.LayoutDirection.LeftToRight)
         self.setWindowModality(Qt.WindowModality.NonModal)
         self.config, problems = checked(config)  # a bad setting: its default, and one line saying so
         self.runner, self.save_config, self.anki_version = runner, save_config, anki_version
@@ -198,7 +201,7 @@ class CalibrationDialog(QDialog):
             if then is not None and not self.stale:  # still what is selected; its results painted first
                 self.job.later(then, NEXT_TURN_MS)
 
-        self.jobs.launch("Evaluating…", "evaluation", operations.evaluate, show, self._remember)
+        self.jobs.launch(_("Evaluating…"), "evaluation", operations.evaluate, show, self._remember)
 
     def run_compare(self) -> None:
         """Compare the models on the current scope in the background (trains FSRS five times)."""
@@ -208,27 +211,27 @@ class CalibrationDialog(QDialog):
             self.jobs.ended()
             self.show_comparison(cmp)
 
-        self.jobs.launch("Comparing models…", "comparison", operations.compare, show, lambda: None)
+        self.jobs.launch(_("Comparing models…"), "comparison", operations.compare, show, lambda: None)
 
     def show_comparison(self, cmp: Any) -> None:
         """Show a comparison in its tab."""
         self.comparison = cmp
         self.views.get("compare").show_comparison(cmp)  # type: ignore[attr-defined]
-        self.job.say(f"Compared on {fmt.count(cmp.reviews_compared)} of {fmt.count(cmp.reviews_total)} reviews.")
+        compared, total = fmt.count(cmp.reviews_compared), fmt.count(cmp.reviews_total)
+        self.job.say(text("Compared on {compared} of {total} reviews.", compared=compared, total=total))
 
     def run_diagnosis(self) -> None:
         """Diagnose the current scope in the background (runs Anki's health check per preset: it trains)."""
         self.diagnosis = None
 
         def show(_req: operations.Request, result: Any) -> None:
-            steps = sum(len(p.steps) for p in result.plan)
-            self.jobs.ended(f"{counts.steps(steps)}, from {fmt.count(result.reviews)} reviews.")
+            self.jobs.ended(_diagnosed(sum(len(p.steps) for p in result.plan), result.reviews))
             self.diagnosis = result
             self.whattodo.show_diagnosis(result)
             self.tabs.setCurrentWidget(self.whattodo)
 
         diagnose = lambda req, success, failure: operations.diagnose(req, self.history, success, failure)  # noqa: E731
-        self.jobs.launch("Finding out what to do…", "diagnosis", diagnose, show, lambda: None)
+        self.jobs.launch(_("Finding out what to do…"), "diagnosis", diagnose, show, lambda: None)
 
     def prepare_export(self, then: Callable[[Any], None] | None = None) -> None:
         """Build the benchmark tables of the current scope in the background; then(tables) on success."""
@@ -264,7 +267,7 @@ class CalibrationDialog(QDialog):
         """Show an engine Evaluation in every view, with a headline naming what produced it."""
         self.evaluation = ev
         self.message = ""
-        set_rich(self.headline, "<b>{scope}</b>{rest}<br>{numbers}", **describe(ev, scope or self.bar.scope_text()))
+        set_rich(self.headline, _(HEADLINE), **describe(ev, scope or self.bar.scope_text()))
         self.views.show_evaluation(ev)
         if self.diagnosis is None and self.tabs.currentWidget() is self.whattodo and not keep_tab:
             self.tabs.setCurrentWidget(self.results)  # nothing to show there yet: show the numbers
@@ -295,13 +298,14 @@ class CalibrationDialog(QDialog):
         self.results.chart.save(path, protected=[col.path] if col is not None else [])
 
     def _save_chart_dialog(self) -> None:
-        kinds = "PNG image (*.png);;SVG image (*.svg)"
-        path, _ = QFileDialog.getSaveFileName(self, "Save chart", save_folder("fsrs-calibration.png"), kinds)
+        kinds = ";;".join((_("PNG image (*.png)"), _("SVG image (*.svg)")))
+        start = save_folder("fsrs-calibration.png")
+        path, _kind = QFileDialog.getSaveFileName(self, _("Save chart"), start, kinds)
         if path:
             try:
                 self.save_chart(path)
             except (OSError, EvaluationError) as err:
-                self.job.say(f"Could not save: {err}")
+                self.job.say(text("Could not save: {error}", error=err))
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
         self.cancel()
@@ -313,3 +317,11 @@ class CalibrationDialog(QDialog):
         self.cancel()
         self.closed = True
         super().done(result)
+
+
+def _diagnosed(steps: int, reviews: int) -> str:
+    """Return the status line after a diagnosis: its steps and the reviews it read."""
+    if steps == 0:
+        return text("Nothing to do, from {reviews} reviews.", reviews=fmt.count(reviews))
+    line = n_("{steps} step, from {reviews} reviews.", "{steps} steps, from {reviews} reviews.", steps)
+    return line.format(steps=fmt.count(steps), reviews=fmt.count(reviews))

@@ -10,6 +10,7 @@ from aqt.qt import QFileDialog
 
 from ..metrics.errors import EvaluationError
 from ..metrics.explain import formatting as fmt
+from ..metrics.explain.lang import _, text
 from . import operations
 from .summary import save_folder
 from .text import set_plain
@@ -27,7 +28,7 @@ class Exporting:
 
     def prepare(self, then: Callable[[Any], None] | None = None) -> None:
         """Build the benchmark tables of the current scope in the background; then(tables) on success."""
-        req = self.d.jobs.start("Preparing the export…")
+        req = self.d.jobs.start(_("Preparing the export…"))
         if req is None:
             return
         self.d.export_tables = None
@@ -36,14 +37,16 @@ class Exporting:
         def success(tables: Any) -> None:
             self.d.export_tables = tables
             rows = tables.rows()
-            self.d.export_summary = (
-                f"The export holds {fmt.count(rows['revlogs'])} reviews of {fmt.count(rows['cards'])} cards "
-                f"in {fmt.count(rows['decks'])} decks."
+            self.d.export_summary = text(
+                "The export holds {reviews} reviews of {cards} cards in {decks} decks.",
+                reviews=fmt.count(rows["revlogs"]),
+                cards=fmt.count(rows["cards"]),
+                decks=fmt.count(rows["decks"]),
             )
             self.d.jobs.ended(self.d.export_summary)
             self.d.views.get("export").show_prepared(rows, scored)  # type: ignore[attr-defined]
             if rows["revlogs"] == 0:
-                self.d._show_message("No reviews to export in this scope (cards need a learning step).")
+                self.d._show_message(_("No reviews to export in this scope (cards need a learning step)."))
             elif then is not None:
                 then(tables)
 
@@ -52,13 +55,13 @@ class Exporting:
     def save(self, path: str, then: Callable[[str], None] | None = None) -> None:
         """Write the prepared export to `path` in the background (whole or not at all)."""
         tables = self.d.export_tables
-        req = None if tables is None else self.d.jobs.start("Writing the export…", reads_scope=False)
+        req = None if tables is None else self.d.jobs.start(_("Writing the export…"), reads_scope=False)
         if req is None:
             return
         export = self.d.views.get("export")
 
         def success(written: str) -> None:
-            self.d.jobs.ended(f"Saved {written}")
+            self.d.jobs.ended(text("Saved {path}", path=written))
             export.show_saved(written)  # type: ignore[attr-defined]
             self.d.tabs.setCurrentWidget(export)
             if then is not None:
@@ -75,7 +78,7 @@ class Exporting:
 
     def ask_where(self) -> None:
         start = save_folder("fsrs-benchmark.zip")
-        path, _ = QFileDialog.getSaveFileName(self.d, "Save export", start, "Zip archive (*.zip)")
+        path, _kind = QFileDialog.getSaveFileName(self.d, _("Save export"), start, _("Zip archive (*.zip)"))
         if path:
             self.save(path)
 
@@ -87,8 +90,9 @@ class Exporting:
         def confirm(_tables: Any) -> None:
             from aqt.qt import QMessageBox
 
-            text = f"{export.summary.text()}\n\n{LEAVES}\n{NEVER}\n\nSave it?"  # type: ignore[attr-defined]
-            answer = QMessageBox.question(self.d, "Export for the FSRS benchmark", text)
+            holds = export.summary.text()  # type: ignore[attr-defined]
+            asked = "\n\n".join((holds, _(LEAVES) + "\n" + _(NEVER), _("Save it?")))  # paragraphs: a message each
+            answer = QMessageBox.question(self.d, _("Export for the FSRS benchmark"), asked)
             if answer == QMessageBox.StandardButton.Yes:
                 self.ask_where()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..metrics.errors import EvaluationError
 from ..metrics.explain import dialog as words
+from ..metrics.explain.lang import _
 from ..metrics.read.collection_file import damage_text, is_damage
 
 _CLOSED = ("collectionnotopen", "collection not open", "collection is not open")
@@ -16,7 +17,7 @@ def failure_text(error: BaseException) -> str:
     if isinstance(error, EvaluationError):
         return str(error)
     if any(key in str(error).lower().replace("_", "") for key in _CLOSED):
-        return words.COLLECTION_CLOSED
+        return _(words.COLLECTION_CLOSED)
     if is_damage(error):  # Anki's backend or SQLite cannot read part of the collection
         text = damage_text(str(error))
         return text[:1].upper() + text[1:]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from aqt.qt import QHBoxLayout, QProgressBar, QPushButton, QTimer, QWidget
 
+from ..metrics.explain.lang import _, text
 from .text import label, set_plain
 from .turns import later, on
 
@@ -46,7 +47,7 @@ class JobStatus(QWidget):
         super().__init__()
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(_("Cancel"))
         self.cancel_button.setEnabled(False)
         on(self.cancel_button.clicked, on_cancel)
         self.progress = QProgressBar()
@@ -82,7 +83,7 @@ class JobStatus(QWidget):
         if not self.running:
             return False
         self.controls.cancelled.set()
-        set_plain(self.status, "Cancelling…")
+        set_plain(self.status, _("Cancelling…"))
         return True
 
     def later(self, start: Callable[[], None], ms: int) -> None:
@@ -108,4 +109,4 @@ class JobStatus(QWidget):
     def _show_step(self) -> None:
         step = self.controls.latest()
         if self.running and step and not self.controls.should_stop():
-            set_plain(self.status, step + "…")
+            set_plain(self.status, text("{step}…", step=step))  # the step in words, going on

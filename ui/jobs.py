@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..metrics.explain.lang import _, text
 from . import operations
 from .failures import failure_text
 from .turns import NEXT_TURN_MS, alive
@@ -100,9 +101,9 @@ class Jobs:
 
         self.ended()
         if isinstance(error, Cancelled):
-            self.d.job.say("Cancelled.")
+            self.d.job.say(_("Cancelled."))
             return
-        text = failure_text(error)
-        self.d._show_message(text or f"The evaluation failed: {error}")
-        if not text:
+        shown = failure_text(error)
+        self.d._show_message(shown or text("The evaluation failed: {error}", error=error))
+        if not shown:
             raise error  # an unexpected error: let Anki's error handler report it

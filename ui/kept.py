@@ -15,6 +15,7 @@ def keep(
     """Add to the file at `path` the numbers of an evaluation (with its data) or the plan of a diagnosis of
     `scope`; return the lines that say what went wrong (none when nothing did, or nothing is kept)."""
     from ..metrics.errors import EvaluationError
+    from ..metrics.explain.lang import text
     from ..metrics.export.kept_file import write_kept
     from ..metrics.jobs import kept
     from ..metrics.read.kept_file import KeptUnreadable, read_kept
@@ -30,9 +31,9 @@ def keep(
     try:
         old = read_kept(path)
     except KeptUnreadable as err:
-        return [words.KEPT_UNREADABLE.format(why=err.why, path=err.path)]
+        return [text(words.KEPT_UNREADABLE, why=err.why, path=err.path)]
     try:
         write_kept(path, kept.merged(old, new), protected=[collection])
     except (EvaluationError, OSError, ValueError) as err:
-        return [words.KEPT_UNWRITABLE.format(reason=getattr(err, "strerror", None) or err)]
+        return [text(words.KEPT_UNWRITABLE, reason=getattr(err, "strerror", None) or err)]
     return []

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from aqt.qt import QCheckBox, QHBoxLayout, QPushButton, QVBoxLayout
 
+from ..metrics.explain.lang import _
 from .job_status import JobStatus
 from .scope_bar import ScopeBar
 from .text import label, tooltip
@@ -33,14 +34,14 @@ def build(d: CalibrationDialog) -> None:
     d.bar = ScopeBar(d._changed)
     layout.addWidget(d.bar)
     run_row = QHBoxLayout()
-    d.run_button = QPushButton("Evaluate")
+    d.run_button = QPushButton(_("Evaluate"))
     d.run_button.setDefault(True)
     on(d.run_button.clicked, d.run)
     d.job = JobStatus(d.cancel)
     run_row.addWidget(d.run_button)
     run_row.addWidget(d.job, 1)
     layout.addLayout(run_row)
-    d.headline = label("Choose a scope and press Evaluate.", selectable=True, squeeze=True)
+    d.headline = label(_("Choose a scope and press Evaluate."), selectable=True, squeeze=True)
     d.stale_label = label("", squeeze=True)
     d.stale_label.setStyleSheet("color: #D55E00; font-weight: bold")
     d.stale_label.setVisible(False)
@@ -62,7 +63,7 @@ def build(d: CalibrationDialog) -> None:
 
 
 def _makers(d: CalibrationDialog) -> dict[str, tuple[str, Callable[[], Any]]]:
-    return {
+    return {  # the tabs' titles: English messages, translated where the tabs are added (views.Views)
         "whattodo": (WhatToDoView.title, lambda: WhatToDoView(d.run_diagnosis, d.act)),
         "results": (ResultsView.title, ResultsView),
         "where": (WhereView.title, WhereView),
@@ -76,14 +77,14 @@ def _makers(d: CalibrationDialog) -> dict[str, tuple[str, Callable[[], Any]]]:
 
 def _buttons(d: CalibrationDialog) -> QHBoxLayout:
     row = QHBoxLayout()
-    d.save_button = QPushButton("Save chart…")
+    d.save_button = QPushButton(_("Save chart…"))
     on(d.save_button.clicked, d._save_chart_dialog)
-    d.copy_button = QPushButton("Copy results")
+    d.copy_button = QPushButton(_("Copy results"))
     on(d.copy_button.clicked, d.copy_results)
-    d.remember = QCheckBox("Remember choices")
-    d.remember.setToolTip(tooltip("Use these scope and options again next time."))
+    d.remember = QCheckBox(_("Remember choices"))
+    d.remember.setToolTip(tooltip(_("Use these scope and options again next time.")))
     d.remember.setChecked(True)
-    close = QPushButton("Close")
+    close = QPushButton(_("Close"))
     on(close.clicked, d.close)
     for widget in (d.save_button, d.copy_button):
         row.addWidget(widget)

@@ -8,12 +8,14 @@ from aqt import gui_hooks, mw
 from aqt.qt import QAction, QMenu
 from aqt.utils import showWarning
 
+from ..metrics.explain.lang import N_, _, text
+from .language import apply
 from .turns import alive, later, on
 
-MENU_TEXT = "FSRS Calibration…"
-EXPORT_TEXT = "Export for the FSRS benchmark…"
-DECK_MENU_TEXT = "Evaluate FSRS on this deck…"
-TITLE = "FSRS Calibration"
+MENU_TEXT = N_("FSRS Calibration…")
+EXPORT_TEXT = N_("Export for the FSRS benchmark…")
+DECK_MENU_TEXT = N_("Evaluate FSRS on this deck…")
+TITLE = N_("FSRS Calibration")
 ADDON = __name__.split(".")[0]  # the add-on's folder name (a number when installed from AnkiWeb)
 
 _dialog: Any = None
@@ -34,7 +36,7 @@ def open_dialog(
     start competes with the first paint for Python's GIL).
     """
     if _problem:
-        showWarning(_problem, title=TITLE)
+        showWarning(_problem, title=_(TITLE))
         return
     if _dialog is not None:  # already built: rescope, raise and start at once
         _show_dialog(kind, value, action, parent, cards)
@@ -48,6 +50,7 @@ def _show_dialog(kind: str, value: str, action: str, parent: Any = None, cards: 
     global _dialog
     if mw.col is None:  # the profile closed between the click and this turn
         return
+    apply()  # Anki's language, again: the learner may have changed it in Preferences since
     from anki.buildinfo import version
 
     from .dialog import NEXT_TURN_MS, CalibrationDialog
@@ -96,7 +99,7 @@ def user_file(kind: str) -> tuple[str | None, str]:
         folder = os.path.join(mw.addonManager.addonsFolder(ADDON), "user_files")
         os.makedirs(folder, exist_ok=True)
     except OSError as err:
-        return None, HISTORY_NO_FOLDER.format(reason=err.strerror or str(err))
+        return None, text(HISTORY_NO_FOLDER, reason=err.strerror or str(err))
     name = "".join(c if c.isalnum() or c in "-_" else "_" for c in str(mw.pm.name or "profile"))
     return os.path.join(folder, f"{kind}-{name}.json"), ""
 
@@ -149,7 +152,7 @@ def _close_dialog() -> None:
 
 def _deck_menu(menu: QMenu, deck_id: Any) -> None:
     name = mw.col.decks.name(deck_id)  # the deck's name now (the dialog's lists follow renames)
-    action = QAction(DECK_MENU_TEXT, menu)
+    action = QAction(_(DECK_MENU_TEXT), menu)
     on(action.triggered, lambda: open_dialog("deck", name))
     menu.addAction(action)
 
@@ -177,10 +180,11 @@ def register(problem: str | None) -> None:
     """Add the menu entries; with a start-up problem they explain it instead of running."""
     global _problem
     _problem = problem
-    action = QAction(MENU_TEXT, mw)
+    action = QAction(_(MENU_TEXT), mw)  # Anki's language is set by now (translated once: a menu entry)
+    action.setObjectName("fsrs_calibration_tools")  # found by name in any language (the end-to-end tests)
     on(action.triggered, lambda: open_dialog("collection"))
     mw.form.menuTools.addAction(action)
-    export = QAction(EXPORT_TEXT, mw)
+    export = QAction(_(EXPORT_TEXT), mw)
     on(export.triggered, lambda: open_dialog("collection", action="export"))
     mw.form.menuTools.addAction(export)
     gui_hooks.deck_browser_will_show_options_menu.append(_deck_menu)

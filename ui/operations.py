@@ -95,21 +95,24 @@ def _scope_data(col: Any, req: Request, with_durations: bool = False) -> Any:
     if col is None:  # the profile closed before the job began
         from ..metrics.errors import EvaluationError
         from ..metrics.explain.dialog import COLLECTION_CLOSED
+        from ..metrics.explain.lang import _
 
-        raise EvaluationError(COLLECTION_CLOSED)
+        raise EvaluationError(_(COLLECTION_CLOSED))
     from ..metrics.read.collection import LIVING_CHUNK_ROWS, read_collection
     from ..metrics.read.scope import scope_search
 
     if req.scope.kind == "cards":  # by ids: no search string, however many cards
         import numpy as np
 
+        from ..metrics.explain import formatting as fmt
         from ..metrics.explain.dialog import SELECTED_CARDS
+        from ..metrics.explain.lang import text
 
         ids = np.array(sorted(req.scope.cards), dtype=np.int64)
         return read_collection(
             col,
             None,
-            SELECTED_CARDS.format(count=f"{ids.size:,}"),
+            text(SELECTED_CARDS, count=fmt.count(int(ids.size))),
             with_durations=with_durations,
             with_intervals=True,
             chunk_rows=LIVING_CHUNK_ROWS,
@@ -241,6 +244,7 @@ def _past(history: str | None) -> tuple[list[dict[str, Any]] | None, list[str]]:
     """Return the past diagnoses (None without a file, or when it cannot be read: then it is left alone) and
     the line that says why it could not be read."""
     from ..metrics.explain import dialog as words
+    from ..metrics.explain.lang import text
     from ..metrics.read.history_file import HistoryUnreadable, read_history
 
     if not history:
@@ -248,7 +252,7 @@ def _past(history: str | None) -> tuple[list[dict[str, Any]] | None, list[str]]:
     try:
         return read_history(history), []
     except HistoryUnreadable as err:
-        return None, [words.HISTORY_UNREADABLE.format(why=err.why, path=err.path)]
+        return None, [text(words.HISTORY_UNREADABLE, why=err.why, path=err.path)]
 
 
 def _record(history: str | None, past: list[dict[str, Any]] | None, result: Any, collection: str) -> list[str]:
@@ -256,6 +260,7 @@ def _record(history: str | None, past: list[dict[str, Any]] | None, result: Any,
     line that says why it could not be written, if so."""
     from ..metrics.errors import EvaluationError
     from ..metrics.explain import dialog as words
+    from ..metrics.explain.lang import text
     from ..metrics.export.history_file import write_history
     from ..metrics.jobs.diagnose.snapshot import appended
 
@@ -264,7 +269,7 @@ def _record(history: str | None, past: list[dict[str, Any]] | None, result: Any,
     try:
         write_history(history, appended(past, result.snapshot), protected=[collection])
     except EvaluationError as err:
-        return [words.HISTORY_UNWRITABLE.format(reason=err)]
+        return [text(words.HISTORY_UNWRITABLE, reason=err)]
     except OSError as err:  # the folder went read-only, the disk is full …
-        return [words.HISTORY_UNWRITABLE.format(reason=f"{history}: {err.strerror or err}")]
+        return [text(words.HISTORY_UNWRITABLE, reason=f"{history}: {err.strerror or err}")]  # a path: an OS error
     return []

@@ -11,6 +11,7 @@ from aqt import gui_hooks, mw
 from aqt.qt import QAction, QDialogButtonBox, QMenu
 
 from ..metrics.explain import places as words
+from ..metrics.explain.lang import _
 from .menu import open_dialog, user_file
 from .turns import alive, on
 
@@ -89,7 +90,7 @@ def _browser_context_menu(browser: Any, menu: QMenu) -> None:
 
 
 def _add_browser_action(browser: Any, menu: QMenu) -> None:
-    action = QAction(words.BROWSER_ACTION, menu)
+    action = QAction(_(words.BROWSER_ACTION), menu)
     on(action.triggered, lambda: _evaluate_selected(browser))
     menu.addSeparator()
     menu.addAction(action)
@@ -109,7 +110,7 @@ def _statistics(stats: Any) -> None:
     box = getattr(getattr(stats, "form", None), "buttonBox", None)
     if box is None:
         return
-    button = box.addButton(words.STATS_BUTTON, QDialogButtonBox.ButtonRole.ActionRole)
+    button = box.addButton(_(words.STATS_BUTTON), QDialogButtonBox.ButtonRole.ActionRole)
     if button is None:
         return
     button.setAutoDefault(False)

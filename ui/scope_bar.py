@@ -18,26 +18,35 @@ from aqt.qt import (
 )
 
 from ..metrics.explain import dialog as words
+from ..metrics.explain import formatting as fmt
+from ..metrics.explain.lang import N_, _, text
 from .operations import Scope
 from .text import label, rich, set_markup, set_plain
 from .turns import on
 from .widgets import combo
 
 SCOPES = [
-    ("collection", "Whole collection"),
-    ("deck", "Deck (with subdecks)"),
-    ("preset", "Preset"),
-    ("search", "Search"),
-    ("cards", "Cards from the Browser"),
+    ("collection", N_("Whole collection")),
+    ("deck", N_("Deck (with subdecks)")),
+    ("preset", N_("Preset")),
+    ("search", N_("Search")),
+    ("cards", N_("Cards from the Browser")),
 ]
-PARAMS = [("preset", "Each card's preset"), ("default", "FSRS-6 default parameters")]
-BINNINGS = [("benchmark", "Benchmark (Anki, FSRS benchmark)"), ("wiki", "The Metric page (wiki)")]
-WEIGHTINGS = [("uniform", "Every review the same"), ("recency", "Recent reviews more (Anki's Evaluate)")]
+PARAMS = [("preset", N_("Each card's preset")), ("default", N_("FSRS-6 default parameters"))]
+BINNINGS = [("benchmark", N_("Benchmark (Anki, FSRS benchmark)")), ("wiki", N_("The Metric page (wiki)"))]
+WEIGHTINGS = [("uniform", N_("Every review the same")), ("recency", N_("Recent reviews more (Anki's Evaluate)"))]
 SAME_DAY = [
-    ("auto", "Automatic (by parameter version)"),
-    ("keep", "Keep in history (FSRS-5/6)"),
-    ("drop", "Drop from history (FSRS-4.5)"),
+    ("auto", N_("Automatic (by parameter version)")),
+    ("keep", N_("Keep in history (FSRS-5/6)")),
+    ("drop", N_("Drop from history (FSRS-4.5)")),
 ]
+OPTION_LABELS = {
+    "params": N_("Parameters:"),
+    "binning": N_("RMSE bins:"),
+    "weighting": N_("Weighting:"),
+    "same_day": N_("Same-day repeats:"),
+}
+REMEMBERED = N_("<b>{changed}</b> (remembered from last time)")  # the add-on's markup; the value is escaped
 DEFAULTS = {"params": "preset", "binning": "benchmark", "weighting": "uniform", "same_day": "auto"}
 ID_ROLE = Qt.ItemDataRole.UserRole + 1  # a deck's or preset's id beside its name (the item's data)
 
@@ -48,6 +57,11 @@ def select(box: QComboBox, key: Any) -> bool:
     if i >= 0:
         box.setCurrentIndex(i)
     return i >= 0
+
+
+def translated(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Return (key, text) items with each text in the language in use."""
+    return [(key, _(message)) for key, message in items]
 
 
 def _selected_id(box: QComboBox) -> Any:
@@ -77,12 +91,12 @@ class ScopeBar(QWidget):
 
     def _scope_row(self) -> QHBoxLayout:
         row = QHBoxLayout()
-        row.addWidget(label("Scope:", wrap=False))
-        self.scope_kind = combo(SCOPES)
+        row.addWidget(label(_("Scope:"), wrap=False))
+        self.scope_kind = combo(translated(SCOPES))
         self.deck_box = combo([])
         self.preset_box = combo([])
         self.search_edit = QLineEdit()
-        self.search_edit.setPlaceholderText("Anki search, e.g. deck:Spanish -is:suspended")
+        self.search_edit.setPlaceholderText(_("Anki search, e.g. deck:Spanish -is:suspended"))
         self.scope_stack = QStackedWidget()
         self.cards_label = label("", wrap=False)
         for w in (QWidget(), self.deck_box, self.preset_box, self.search_edit, self.cards_label):
@@ -95,7 +109,7 @@ class ScopeBar(QWidget):
     def _options_row(self) -> QHBoxLayout:
         row = QHBoxLayout()
         self.options_toggle = QToolButton()
-        self.options_toggle.setText("Options")
+        self.options_toggle.setText(_("Options"))
         self.options_toggle.setCheckable(True)
         self.options_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.options_toggle.setArrowType(Qt.ArrowType.RightArrow)
@@ -110,14 +124,13 @@ class ScopeBar(QWidget):
         form = QFormLayout(self.options_panel)
         form.setContentsMargins(18, 0, 0, 0)
         self.option_boxes = {
-            "params": combo(PARAMS),
-            "binning": combo(BINNINGS),
-            "weighting": combo(WEIGHTINGS),
-            "same_day": combo(SAME_DAY),
+            "params": combo(translated(PARAMS)),
+            "binning": combo(translated(BINNINGS)),
+            "weighting": combo(translated(WEIGHTINGS)),
+            "same_day": combo(translated(SAME_DAY)),
         }
-        labels = {"params": "Parameters:", "binning": "RMSE bins:", "weighting": "Weighting:"}
         for key, box in self.option_boxes.items():
-            form.addRow(labels.get(key, "Same-day repeats:"), box)
+            form.addRow(_(OPTION_LABELS[key]), box)
         self.options_panel.setVisible(False)
         return self.options_panel
 
@@ -143,14 +156,14 @@ class ScopeBar(QWidget):
             i = box.findData(ident, ID_ROLE) if ident is not None else -1
             box.setCurrentIndex(i)
             if i < 0 and ident is not None and kind == name:
-                self.gone = (words.DECK_GONE if name == "deck" else words.PRESET_GONE).format(name=old)
+                self.gone = text(words.DECK_GONE if name == "deck" else words.PRESET_GONE, name=fmt.name(old))
         self.loading = was_loading
 
     @staticmethod
     def _refill(box: QComboBox, items: list[tuple[str, int, str]]) -> None:
         box.clear()
-        for name, ident, text in items:
-            box.addItem(text, name)
+        for name, ident, shown in items:
+            box.addItem(shown, name)
             box.setItemData(box.count() - 1, ident, ID_ROLE)
 
     def load(self, config: dict[str, Any]) -> None:
@@ -175,7 +188,7 @@ class ScopeBar(QWidget):
             if not select(box, value):
                 box.setCurrentIndex(-1)
                 if value:
-                    self.gone = (words.DECK_GONE if kind == "deck" else words.PRESET_GONE).format(name=value)
+                    self.gone = text(words.DECK_GONE if kind == "deck" else words.PRESET_GONE, name=fmt.name(value))
         elif kind == "search":
             self.search_edit.setText(value)
 
@@ -194,7 +207,7 @@ class ScopeBar(QWidget):
     def set_cards(self, ids: list[int]) -> None:
         """Select the scope of these cards (the Browser's selection)."""
         self.cards = tuple(sorted(set(ids)))
-        set_plain(self.cards_label, words.SELECTED_CARDS_SCOPE.format(count=f"{len(self.cards):,}"))
+        set_plain(self.cards_label, _cards_text(len(self.cards)))
         if not select(self.scope_kind, "cards"):
             return
         self._changed()
@@ -202,24 +215,25 @@ class ScopeBar(QWidget):
     def scope_text(self) -> str:
         """Return the chosen scope in words."""
         s = self.scope()
-        texts = {
-            "collection": "Whole collection",
-            "deck": f'Deck "{s.value}" with subdecks',
-            "preset": f'Preset "{s.value}"',
-            "search": f"Search {s.value}",
-            "cards": words.SELECTED_CARDS_SCOPE.format(count=f"{len(s.cards):,}"),
-        }
-        return texts.get(s.kind, s.kind)
+        if s.kind == "collection":
+            return _("Whole collection")
+        if s.kind == "deck":
+            return text('Deck "{deck}" with subdecks', deck=fmt.name(s.value))
+        if s.kind == "preset":
+            return text('Preset "{preset}"', preset=fmt.name(s.value))
+        if s.kind == "search":
+            return text("Search {search}", search=fmt.name(s.value))
+        return _cards_text(len(s.cards)) if s.kind == "cards" else s.kind
 
     def missing(self) -> str:
         """Return what the scope still lacks, in words ("" when it is complete)."""
         s = self.scope()
         if s.kind in ("deck", "preset") and not s.value:
-            return self.gone or (words.CHOOSE_DECK if s.kind == "deck" else words.CHOOSE_PRESET)
+            return self.gone or _(words.CHOOSE_DECK if s.kind == "deck" else words.CHOOSE_PRESET)
         if s.kind == "search" and not s.value:
-            return words.TYPE_SEARCH
+            return _(words.TYPE_SEARCH)
         if s.kind == "cards" and not s.cards:
-            return words.CHOOSE_CARDS
+            return _(words.CHOOSE_CARDS)
         return ""
 
     def choices(self) -> dict[str, str]:
@@ -239,16 +253,18 @@ class ScopeBar(QWidget):
         """Show the options that differ from the defaults next to the Options button."""
         changed = [box.currentText() for key, box in self.option_boxes.items() if box.currentData() != DEFAULTS[key]]
         if not changed:
-            set_plain(self.options_summary, "all at their defaults")
+            set_plain(self.options_summary, _("all at their defaults"))
             return
-        remembered = " (remembered from last time)" if self.loading or self.remembered else ""
-        set_markup(
-            self.options_summary,
-            rich("<b>{changed}</b>{remembered}", changed="; ".join(changed), remembered=remembered),
-        )
+        template = _(REMEMBERED) if self.loading or self.remembered else "<b>{changed}</b>"
+        set_markup(self.options_summary, rich(template, changed="; ".join(changed)))
 
 
 def _tree_text(name: str) -> str:
     """Return a deck's last name part, indented by its depth (the list shows the deck tree)."""
     parts = name.split("::")
     return "    " * (len(parts) - 1) + parts[-1]
+
+
+def _cards_text(count: int) -> str:
+    """Return the scope of the Browser's selected cards in words ("12 cards selected in the Browser")."""
+    return text(words.SELECTED_CARDS_SCOPE, count=fmt.count(count))

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..metrics.explain import dialog as words
+from ..metrics.explain.lang import _, text
 
 MAX_TEXT = 2000  # a deck name, preset name or search longer than this is not one a learner typed
 
@@ -28,8 +29,8 @@ class Choice:
         if isinstance(value, str) and value in self.allowed:
             return value, ""
         allowed = ", ".join(f'"{a}"' for a in self.allowed)
-        return self.default, words.SETTING_NOT_ONE_OF.format(
-            key=key, value=_shown(value), allowed=allowed, default=self.default
+        return self.default, text(
+            words.SETTING_NOT_ONE_OF, key=key, value=_shown(value), allowed=allowed, default=self.default
         )
 
 
@@ -42,8 +43,8 @@ class Flag:
     def check(self, key: str, value: Any) -> tuple[Any, str]:
         if isinstance(value, bool):
             return value, ""
-        return self.default, words.SETTING_NOT_FLAG.format(
-            key=key, value=_shown(value), default=json.dumps(self.default)
+        return self.default, text(
+            words.SETTING_NOT_FLAG, key=key, value=_shown(value), default=json.dumps(self.default)
         )
 
 
@@ -56,7 +57,7 @@ class Text:
     def check(self, key: str, value: Any) -> tuple[Any, str]:
         if isinstance(value, str) and len(value) <= MAX_TEXT and "\x00" not in value:
             return value, ""
-        return self.default, words.SETTING_NOT_TEXT.format(key=key, value=_shown(value), default=self.default)
+        return self.default, text(words.SETTING_NOT_TEXT, key=key, value=_shown(value), default=self.default)
 
 
 # The documented settings (config.md) with their defaults first (config.json holds the same defaults).
@@ -81,17 +82,17 @@ def checked(config: Any) -> tuple[dict[str, Any], list[str]]:
     if config is None:
         return defaults(), []
     if not isinstance(config, dict):
-        return defaults(), [words.SETTINGS_NOT_OBJECT]
+        return defaults(), [_(words.SETTINGS_NOT_OBJECT)]
     out, problems = defaults(), []
     for key, value in config.items():
         kind = SETTINGS.get(key)
         if kind is None:
             if not str(key).startswith("_"):
-                problems.append(words.SETTING_UNKNOWN.format(key=_cut(str(key))))
+                problems.append(text(words.SETTING_UNKNOWN, key=_cut(str(key))))
             continue
         out[key], problem = kind.check(key, value)
         if problem and key == "scope_value":  # no deck, preset or search to evaluate: the whole collection
-            problem = words.SETTING_NO_SCOPE.format(value=_shown(value))
+            problem = text(words.SETTING_NO_SCOPE, value=_shown(value))
         if problem:
             problems.append(problem)
     if "scope_value" in config and out["scope_value"] != config["scope_value"]:

@@ -9,6 +9,7 @@ from typing import Any
 from aqt.qt import QStandardPaths
 
 from ..metrics.explain import formatting as fmt
+from ..metrics.explain.lang import N_, _, n_, text
 
 
 def save_folder(name: str) -> str:
@@ -19,38 +20,58 @@ def save_folder(name: str) -> str:
     return os.path.join(folder, name)
 
 
+SAME_DAY = {
+    ("keep",): N_("same-day repeats kept"),
+    ("drop",): N_("same-day repeats dropped"),
+}
+SAME_DAY_MIXED = N_("same-day repeats kept for FSRS-5/6, dropped for FSRS-4.5")
+BINS = {"benchmark": N_("benchmark bins"), "wiki": N_("wiki bins")}
+WEIGHTS = {"recency": N_("recency weights"), "uniform": N_("equal weights")}
+VERSIONS = {21: "FSRS-6", 19: "FSRS-5", 17: "FSRS-4.5"}
+
+
 def headline(ev: Any) -> str:
     """Return the plain-words summary of an evaluation."""
     o = ev.overall
-    auc = "AUC n/a (only one kind of answer)" if o.auc is None else f"AUC {fmt.auc(o.auc)}"
-    return (
-        f"Over {fmt.count(o.reviews)} reviews, FSRS's predicted recall was off by {fmt.rmse(o.rmse_bins)} "
-        f"(percentage points) on average (RMSE bins). Log loss {fmt.log_loss(o.log_loss)}, {auc}. You recalled "
-        f"{fmt.percent(o.retention)} of these reviews; FSRS predicted {fmt.percent(o.mean_predicted)}."
+    auc = _("AUC n/a (only one kind of answer)") if o.auc is None else text("AUC {auc}", auc=fmt.auc(o.auc))
+    return text(
+        "Over {reviews} reviews, FSRS's predicted recall was off by {rmse} (percentage points) on average "
+        "(RMSE bins). Log loss {log_loss}, {auc}. You recalled {retention} of these reviews; FSRS predicted "
+        "{predicted}.",
+        reviews=fmt.count(o.reviews),
+        rmse=fmt.rmse(o.rmse_bins),
+        log_loss=fmt.log_loss(o.log_loss),
+        auc=auc,
+        retention=fmt.percent(o.retention),
+        predicted=fmt.percent(o.mean_predicted),
     )
+
+
+def _parameters(p: Any) -> str:
+    """Return where a preset's parameters came from, in words ("Japanese (FSRS-6)", "FSRS-6 defaults")."""
+    if p.source == "defaults":
+        return text("{preset} (FSRS-6 defaults)", preset=fmt.name(p.preset)) if p.preset else _("FSRS-6 defaults")
+    if p.source == "given":
+        return text("given {version} parameters", version=VERSIONS.get(p.length, ""))
+    version = VERSIONS.get(p.length) or n_("{count} parameter", "{count} parameters", p.length).format(
+        count=fmt.count(p.length)
+    )
+    if f"({version})" in p.preset:  # "Medicine (FSRS-4.5)" says it already
+        return fmt.name(p.preset)
+    return text("{preset} ({version})", preset=fmt.name(p.preset), version=version)
 
 
 def describe(ev: Any, scope: str) -> dict[str, str]:
-    """Return what produced the numbers, as plain texts for the headline's template: `scope`; `rest`, the
+    """Return what produced the numbers, as plain texts for the headline's template: `scope`; `details`, the
     reviews scored, parameters, same-day rule, binning and weighting; `numbers`, the plain-words summary."""
-    versions = {21: "FSRS-6", 19: "FSRS-5", 17: "FSRS-4.5"}
-    params = []
-    for p in ev.params:
-        if p.source == "defaults":
-            params.append(f"{p.preset} (FSRS-6 defaults)" if p.preset else "FSRS-6 defaults")
-        elif p.source == "given":
-            params.append(f"given {versions.get(p.length, '')} parameters")
-        else:
-            version = versions.get(p.length, f"{p.length} parameters")
-            named = f"({version})" in p.preset  # "Medicine (FSRS-4.5)" says it already
-            params.append(p.preset if named else f"{p.preset} ({version})")
-    rules = sorted({p.same_day for p in ev.params})
-    same_day = {("keep",): "same-day repeats kept", ("drop",): "same-day repeats dropped"}.get(
-        tuple(rules), "same-day repeats kept for FSRS-5/6, dropped for FSRS-4.5"
-    )
+    rules = tuple(sorted({p.same_day for p in ev.params}))
     o = ev.options
-    rest = (
-        f": {fmt.count(ev.overall.reviews)} reviews scored · parameters: {', '.join(params)} · "
-        f"{same_day} · {o.binning} bins · {'recency' if o.weighting == 'recency' else 'equal'} weights"
+    details = text(
+        "{reviews} reviews scored · parameters: {parameters} · {same_day} · {binning} · {weighting}",
+        reviews=fmt.count(ev.overall.reviews),
+        parameters=", ".join(_parameters(p) for p in ev.params),
+        same_day=_(SAME_DAY.get(rules, SAME_DAY_MIXED)),
+        binning=_(BINS[o.binning]) if o.binning in BINS else text("{binning} bins", binning=o.binning),
+        weighting=_(WEIGHTS["recency" if o.weighting == "recency" else "uniform"]),
     )
-    return {"scope": scope, "rest": rest, "numbers": headline(ev)}
+    return {"scope": scope, "details": details, "numbers": headline(ev)}

@@ -41,7 +41,8 @@ def combo(items: list[tuple[str, str]]) -> QComboBox:
     for key, text in items:
         box.addItem(text, key)
     box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-    box.setMinimumContentsLength(12)
+    longest = max((len(text) for _key, text in items), default=0)  # a fixed list's words: whole, in any language
+    box.setMinimumContentsLength(max(12, min(18, longest)))
     return box
 
 

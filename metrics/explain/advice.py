@@ -20,17 +20,42 @@ from typing import TYPE_CHECKING
 from ..models.catalog import BASELINES
 from ..score.intervals import Z95
 from . import formatting as fmt
+from .lang import N_, _, text
 from .names import MODEL_NAMES
 
 if TYPE_CHECKING:
     from ..jobs.compare import Comparison
 
 MIN_REVIEWS = 1000
-AUC_BANDS = (
-    (0.6, "poor: barely better than a coin flip at telling which reviews you will forget"),
-    (0.7, "fair: FSRS tells the reviews you will forget from the others only roughly"),
-    (0.8, "good: FSRS usually ranks the reviews you will forget below the others"),
-    (1.01, "very good: FSRS ranks the reviews you will forget well below the others"),
+AUC_BANDS = (  # the upper end of each band, and the whole sentence said of an AUC in it
+    (
+        0.6,
+        N_(
+            "AUC {auc} (95% interval {interval}, {reviews} reviews) is poor: barely better than a coin flip at "
+            "telling which reviews you will forget."
+        ),
+    ),
+    (
+        0.7,
+        N_(
+            "AUC {auc} (95% interval {interval}, {reviews} reviews) is fair: FSRS tells the reviews you will forget "
+            "from the others only roughly."
+        ),
+    ),
+    (
+        0.8,
+        N_(
+            "AUC {auc} (95% interval {interval}, {reviews} reviews) is good: FSRS usually ranks the reviews you will "
+            "forget below the others."
+        ),
+    ),
+    (
+        1.01,
+        N_(
+            "AUC {auc} (95% interval {interval}, {reviews} reviews) is very good: FSRS ranks the reviews you will "
+            "forget well below the others."
+        ),
+    ),
 )
 
 
@@ -47,11 +72,17 @@ class Score:
 
 
 def _named(model: str) -> str:
-    return MODEL_NAMES.get(model, model)
+    """Return a model's name in the language in use (an unknown model: its id)."""
+    return _(MODEL_NAMES[model]) if model in MODEL_NAMES else model
 
 
-def _ll(s: Score) -> str:
-    return f"{fmt.log_loss(s.log_loss)} (95% interval {fmt.interval(*s.ci)})"
+def _scores(**named: Score) -> dict[str, str]:
+    """Return the fields of scores said in a sentence: {<key>_log_loss} and its {<key>_interval} for each."""
+    out = {}
+    for key, s in named.items():
+        out[f"{key}_log_loss"] = fmt.log_loss(s.log_loss)
+        out[f"{key}_interval"] = fmt.interval(*s.ci)
+    return out
 
 
 def compare(a: Score, b: Score) -> int:
@@ -78,12 +109,10 @@ def auc_interval(auc: float, positives: int, negatives: int) -> tuple[float, flo
 def auc_verdict(auc: float | None, reviews: int, remembered: int) -> str:
     """Return one sentence judging an AUC, with its interval and the reviews it rests on."""
     if auc is None:
-        return f"AUC is undefined: all {fmt.count(reviews)} reviews have the same answer kind."
+        return text("AUC is undefined: all {reviews} reviews have the same answer kind.", reviews=fmt.count(reviews))
     low, high = auc_interval(auc, remembered, reviews - remembered)
-    band = next(text for top, text in AUC_BANDS if auc < top)
-    return (
-        f"AUC {fmt.auc(auc)} (95% interval {fmt.interval(low, high, 'auc')}, {fmt.count(reviews)} reviews) is {band}."
-    )
+    band = next(sentence for top, sentence in AUC_BANDS if auc < top)
+    return text(band, auc=fmt.auc(auc), interval=fmt.interval(low, high, "auc"), reviews=fmt.count(reviews))
 
 
 def comparison_advice(cmp: Comparison) -> list[str]:
@@ -99,17 +128,22 @@ def comparison_advice(cmp: Comparison) -> list[str]:
 
 
 def advise(scores: dict[str, Score], reviews: int) -> list[str]:
-    """Return the advice sentences for models' scores on the same `reviews` (see the module's rules)."""
+    """Return the advice sentences for models' scores on the same `reviews` (see the module's rules), in the
+    language in use."""
     if reviews < MIN_REVIEWS:
         return [
-            f"Only {fmt.count(reviews)} reviews could be compared: too few to tell the models apart "
-            f"(at least {MIN_REVIEWS:,} are needed). The numbers are shown, but no conclusion is drawn from them."
+            text(
+                "Only {reviews} reviews could be compared: too few to tell the models apart (at least {needed} are "
+                "needed). The numbers are shown, but no conclusion is drawn from them.",
+                reviews=fmt.count(reviews),
+                needed=fmt.count(MIN_REVIEWS),
+            )
         ]
     own = scores.get("fsrs-preset")
     oos = scores.get("fsrs-out-of-sample")
     default = scores.get("fsrs-default")
     baselines = [scores[b] for b in BASELINES if b in scores]
-    n = f"{fmt.count(reviews)} reviews"
+    n = fmt.count(reviews)
     out = _baseline_rivals(own, baselines, n)
     out += _generalises(oos, own, min(baselines, key=lambda s: s.log_loss, default=None), n)
     out += _presets_against_defaults(own, default, n)
@@ -120,17 +154,32 @@ def advise(scores: dict[str, Score], reviews: int) -> list[str]:
 
 
 def _baseline_rivals(own: Score | None, baselines: list[Score], n: str) -> list[str]:
-    """Rule 2: a baseline as good as or better than FSRS with the presets."""
+    """Rule 2: a baseline as good as or better than FSRS with the presets (on `n` reviews, written)."""
     rivals = [b for b in baselines if own is not None and compare(b, own) <= 0]
     if own is None or not rivals:
         return []
     b = min(rivals, key=lambda s: s.log_loss)
-    how = "does better than" if compare(b, own) < 0 else "does as well as (within the intervals)"
+    values = {"baseline": _named(b.name), "reviews": n, **_scores(baseline=b, fsrs=own)}
+    if compare(b, own) < 0:
+        return [
+            text(
+                "{baseline} does better than FSRS with your presets: log loss {baseline_log_loss} (95% interval "
+                "{baseline_interval}) against {fsrs_log_loss} (95% interval {fsrs_interval}), on {reviews} reviews. "
+                "FSRS's card-by-card predictions add little over that simple rule here. Common reasons: few "
+                "reviews per card, answer buttons used inconsistently (Hard for a forgotten card), or "
+                "parameters that do not fit ({deck_options} → FSRS → {optimize}).",
+                **values,
+            )
+        ]
     return [
-        f"{_named(b.name)} {how} FSRS with your presets: log loss {_ll(b)} against {_ll(own)}, on {n}. "
-        "FSRS's card-by-card predictions add little over that simple rule here. Common reasons: few "
-        "reviews per card, answer buttons used inconsistently (Hard for a forgotten card), or "
-        "parameters that do not fit (Deck Options → FSRS → Optimize)."
+        text(
+            "{baseline} does as well as (within the intervals) FSRS with your presets: log loss {baseline_log_loss} "
+            "(95% interval {baseline_interval}) against {fsrs_log_loss} (95% interval {fsrs_interval}), on "
+            "{reviews} reviews. FSRS's card-by-card predictions add little over that simple rule here. Common "
+            "reasons: few reviews per card, answer buttons used inconsistently (Hard for a forgotten card), or "
+            "parameters that do not fit ({deck_options} → FSRS → {optimize}).",
+            **values,
+        )
     ]
 
 
@@ -140,27 +189,42 @@ def _generalises(oos: Score | None, own: Score | None, best_baseline: Score | No
         if own is None:
             return []
         return [
-            "Whether your parameters fit cannot be said from these numbers: your presets were probably optimized "
-            "on these same reviews. Include 'FSRS, trained on earlier reviews' in the comparison to find out."
+            text(
+                "Whether your parameters fit cannot be said from these numbers: your presets were probably "
+                "optimized on these same reviews. Include '{model}' in the comparison to find out.",
+                model=_named("fsrs-out-of-sample"),
+            )
         ]
     if best_baseline is None:
         return []
     verdict = compare(oos, best_baseline)
+    values = {"baseline": _named(best_baseline.name), "reviews": n, **_scores(fsrs=oos, baseline=best_baseline)}
     if verdict < 0:
         return [
-            f"Trained only on earlier reviews, FSRS beats the best simple baseline ({_named(best_baseline.name)}) "
-            f"on reviews it had not seen: log loss {_ll(oos)} against {_ll(best_baseline)}, on {n}. "
-            "FSRS's model of your memory generalises."
+            text(
+                "Trained only on earlier reviews, FSRS beats the best simple baseline ({baseline}) on reviews it had "
+                "not seen: log loss {fsrs_log_loss} (95% interval {fsrs_interval}) against {baseline_log_loss} "
+                "(95% interval {baseline_interval}), on {reviews} reviews. FSRS's model of your memory generalises.",
+                **values,
+            )
         ]
     if verdict == 0:
         return [
-            f"Trained only on earlier reviews, FSRS does no better than {_named(best_baseline.name)} within the "
-            f"intervals ({_ll(oos)} against {_ll(best_baseline)}, on {n}): the data cannot show that FSRS's "
-            "parameters fit your memory better than a simple rule."
+            text(
+                "Trained only on earlier reviews, FSRS does no better than {baseline} within the intervals "
+                "({fsrs_log_loss} (95% interval {fsrs_interval}) against {baseline_log_loss} (95% interval "
+                "{baseline_interval}), on {reviews} reviews): the data cannot show that FSRS's parameters fit your "
+                "memory better than a simple rule.",
+                **values,
+            )
         ]
     return [
-        f"Trained only on earlier reviews, FSRS does worse than {_named(best_baseline.name)} ({_ll(oos)} "
-        f"against {_ll(best_baseline)}, on {n}): FSRS's parameters do not capture your reviews well."
+        text(
+            "Trained only on earlier reviews, FSRS does worse than {baseline} ({fsrs_log_loss} (95% interval "
+            "{fsrs_interval}) against {baseline_log_loss} (95% interval {baseline_interval}), on {reviews} reviews): "
+            "FSRS's parameters do not capture your reviews well.",
+            **values,
+        )
     ]
 
 
@@ -169,17 +233,30 @@ def _presets_against_defaults(own: Score | None, default: Score | None, n: str) 
     if own is None or default is None:
         return []
     verdict = compare(own, default)
+    values = {"reviews": n, **_scores(presets=own, defaults=default)}
     if verdict < 0:
         return [
-            f"Your presets' parameters predict better than the defaults: log loss {_ll(own)} against "
-            f"{_ll(default)}, on {n}."
+            text(
+                "Your presets' parameters predict better than the defaults: log loss {presets_log_loss} (95% "
+                "interval {presets_interval}) against {defaults_log_loss} (95% interval {defaults_interval}), on "
+                "{reviews} reviews.",
+                **values,
+            )
         ]
     if verdict > 0:
         return [
-            f"The default parameters predict better than your presets' ({_ll(default)} against {_ll(own)}, on {n}): "
-            "optimize them (Deck Options → FSRS → Optimize)."
+            text(
+                "The default parameters predict better than your presets' ({defaults_log_loss} (95% interval "
+                "{defaults_interval}) against {presets_log_loss} (95% interval {presets_interval}), on {reviews} "
+                "reviews): optimize them ({deck_options} → FSRS → {optimize}).",
+                **values,
+            )
         ]
     return [
-        f"Your presets' parameters and the defaults predict equally well within the intervals ({_ll(own)} against "
-        f"{_ll(default)}, on {n})."
+        text(
+            "Your presets' parameters and the defaults predict equally well within the intervals ({presets_log_loss} "
+            "(95% interval {presets_interval}) against {defaults_log_loss} (95% interval {defaults_interval}), on "
+            "{reviews} reviews).",
+            **values,
+        )
     ]

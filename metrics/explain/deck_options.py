@@ -2,21 +2,36 @@
 
 from __future__ import annotations
 
-TITLE = "FSRS Calibration"
-OPEN = "Evaluate this preset…"
-CHECK = "Check whether it helped…"
-NO_NUMBERS = "Not evaluated yet: see how well FSRS predicts this preset's reviews."
-NO_AUC = "n/a"  # one outcome only: AUC is not defined
-NUMBERS = "Last evaluated {date}: log loss {log_loss} · RMSE (bins) {rmse} · AUC {auc} · {reviews} reviews."
-PLAN_NOTHING = "Last diagnosis {date}: nothing to change."
-PLAN_ONE = "Last diagnosis {date}: 1 step ({actions})."
-PLAN_MANY = "Last diagnosis {date}: {steps} steps ({actions})."
-CHANGED = "This preset changed since its last diagnosis ({date}): Optimize or desired retention."
+from . import formatting as fmt
+from .lang import N_, _, n_, text
+
+TITLE = N_("FSRS Calibration")
+OPEN = N_("Evaluate this preset…")
+CHECK = N_("Check whether it helped…")
+NO_NUMBERS = N_("Not evaluated yet: see how well FSRS predicts this preset's reviews.")
+NO_AUC = N_("n/a")  # one outcome only: AUC is not defined
+NUMBERS = N_("Last evaluated {date}: log loss {log_loss} · RMSE (bins) {rmse} · AUC {auc} · {reviews} reviews.")
+PLAN_NOTHING = N_("Last diagnosis {date}: nothing to change.")
+PLAN_ONE = N_("Last diagnosis {date}: 1 step ({actions}).")  # plan_line says both by the language's plural rule
+PLAN_MANY = N_("Last diagnosis {date}: {steps} steps ({actions}).")
+CHANGED = N_("This preset changed since its last diagnosis ({date}): {optimize} or {desired_retention}.")
 ACTIONS = {
-    "answer-buttons": "answer buttons",
-    "split-preset": "split the preset",
-    "ignore-before": "ignore old reviews",
-    "optimize": "optimize",
-    "desired-retention": "desired retention",
-    "review-cards": "cards to look at",
+    "answer-buttons": N_("answer buttons"),
+    "split-preset": N_("split the preset"),
+    "ignore-before": N_("ignore old reviews"),
+    "optimize": N_("optimize"),
+    "desired-retention": N_("desired retention"),
+    "review-cards": N_("cards to look at"),
 }
+
+
+def plan_line(date: str, steps: int, actions: list[str]) -> str:
+    """Return the line of a preset's last diagnosis on `date`: nothing to change, or its `steps` steps with
+    their actions (ACTIONS keys), in the language in use."""
+    if steps == 0:
+        return text(PLAN_NOTHING, date=date)
+    named = ", ".join(_(ACTIONS[a]) if a in ACTIONS else a for a in actions)
+    plural = n_(
+        "Last diagnosis {date}: {steps} step ({actions}).", "Last diagnosis {date}: {steps} steps ({actions}).", steps
+    )
+    return plural.format(date=date, steps=fmt.count(steps), actions=named)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import formatting as fmt
+from .lang import N_, _, n_, text
 
 
 @dataclass(frozen=True)
@@ -20,55 +21,69 @@ class Words:
     why: str = ""
 
     def fill(self, **values: object) -> Words:
-        """Return the words with the fields filled in (each of the three texts may use any of them)."""
-        return Words(self.summary.format(**values), self.action.format(**values), self.why.format(**values))
+        """Return the words translated into the language in use, with the fields filled in (each of the three
+        texts may use any of them, and Anki's words: lang.TERMS)."""
+        return Words(text(self.summary, **values), text(self.action, **values), text(self.why, **values))
 
 
-VERDICT_LABELS = {
-    "problem": "Problem",
-    "suggestion": "Suggestion",
-    "ok": "OK",
-    "not-enough-data": "Not enough data",
+VERDICT_LABELS = {  # translated where shown
+    "problem": N_("Problem"),
+    "suggestion": N_("Suggestion"),
+    "ok": N_("OK"),
+    "not-enough-data": N_("Not enough data"),
 }
-FINDING_TITLES = {
-    "data": "Your data",
-    "anki-health-check": "Anki's health check",
-    "parameters": "Parameters",
-    "hard-misuse": "The Hard button",
-    "again-misuse": "The Again button",
-    "retention": "Retention",
-    "desired-retention": "Which desired retention to trust",
-    "ignore-before": "Old reviews that mislead",
-    "decks": "Decks",
-    "cards": "Cards FSRS keeps getting wrong",
-    "benchmark-standing": "Among the FSRS benchmark's learners",
-    "since-last": "Since the last diagnosis",
+FINDING_TITLES = {  # translated where shown
+    "data": N_("Your data"),
+    "anki-health-check": N_("Anki's health check"),
+    "parameters": N_("Parameters"),
+    "hard-misuse": N_("The Hard button"),
+    "again-misuse": N_("The Again button"),
+    "retention": N_("Retention"),
+    "desired-retention": N_("Which desired retention to trust"),
+    "ignore-before": N_("Old reviews that mislead"),
+    "decks": N_("Decks"),
+    "cards": N_("Cards FSRS keeps getting wrong"),
+    "benchmark-standing": N_("Among the FSRS benchmark's learners"),
+    "since-last": N_("Since the last diagnosis"),
 }
-OPTIMIZE = "Deck Options → (this preset) → FSRS → Optimize."
-REOPTIMIZE = "Then optimize (Deck Options → FSRS → Optimize)."
-COLLECTION = "collection"
+OPTIMIZE = N_("{deck_options} → (this preset) → FSRS → {optimize}.")  # an action (Words.fill fills Anki's words)
+# The scope of the findings on the whole scope. A finding's scope is a key too (actions.py and plan.py read it,
+# --json writes it), so it stays English in the finding; where it is shown, "collection" is translated.
+COLLECTION = N_("collection")
 
 
 def preset_scope(name: str) -> str:
-    """Return the scope of a preset's findings ('preset "Japanese"')."""
+    """Return the scope of a preset's findings ('preset "Japanese"'): a key as well, kept English."""
     return f'preset "{name}"'
 
 
 def deck_scope(name: str) -> str:
-    """Return the scope of a deck's findings ('deck "Japanese::Kanji"')."""
+    """Return the scope of a deck's findings ('deck "Japanese::Kanji"'): a key as well, kept English."""
     return f'deck "{name}"'
+
+
+def shown_scope(scope: str) -> str:
+    """Return a finding's scope (a key, kept English: `preset_scope`, `deck_scope`, COLLECTION) in the language
+    in use, its name isolated."""
+    if scope == COLLECTION:
+        return _(COLLECTION)
+    for kind in ("preset", "deck"):
+        if scope.startswith(f'{kind} "') and scope.endswith('"'):
+            name = fmt.name(scope[len(kind) + 2 : -1])
+            return text('preset "{preset}"', preset=name) if kind == "preset" else text('deck "{deck}"', deck=name)
+    return scope
 
 
 def unnamed_preset(preset_id: int) -> str:
     """Return the name of a preset the collection does not hold (a deck's options were deleted)."""
-    return f"preset {preset_id}"
+    return text("preset {number}", number=preset_id)
 
 
-# Progress, as the dialog and the command line show it.
-REPLAYING = "Replaying FSRS with your presets"
-TRAINING_PRESET = "Training FSRS on earlier reviews of preset {name}"
-TRAINING_DECK = "Training FSRS on deck {name} alone"
-WAITING_FOR_HEALTH_CHECK = "Waiting for Anki's health check"
+# Progress, as the dialog and the command line show it (translated where the diagnosis says it).
+REPLAYING = N_("Replaying FSRS with your presets")
+TRAINING_PRESET = N_("Training FSRS on earlier reviews of preset {name}")
+TRAINING_DECK = N_("Training FSRS on deck {name} alone")
+WAITING_FOR_HEALTH_CHECK = N_("Waiting for Anki's health check")
 
 TOO_FEW = Words(
     "Too few reviews to judge this ({reviews}; at least {needed} are needed).",
@@ -88,13 +103,14 @@ DATA_OK = Words(
     "Every verdict below rests on these reviews.",
 )
 
-RETENTION_NUMBERS = (
-    "you recalled {measured} of {reviews} reviews (95% interval {interval}); your desired retention is {desired}"
+# The numbers of a finding, one clause that several of its sentences hold as {numbers} (filled with text()).
+RETENTION_NUMBERS = N_(
+    "you recalled {measured} of {reviews} reviews (95% interval {interval}); your {desired_retention} is {desired}"
 )
 RETENTION_OK = Words(
     "Retention is on target: {numbers}.",
     "",
-    "FSRS schedules each review for your desired retention; measured recall matches it.",
+    "FSRS schedules each review for your {desired_retention}; measured recall matches it.",
 )
 RETENTION_BELOW_FSRS_OFF = Words(
     "Retention is below target, and below what FSRS predicted ({predicted}): {numbers}.",
@@ -117,12 +133,12 @@ RETENTION_BELOW_AS_PREDICTED = Words(
     "Retention is below target, as FSRS predicted for when you reviewed ({predicted}): {numbers}.",
     "",
     "The predictions are right (measured minus predicted {gap}, 95% interval {low} to {high}) and the reviews came "
-    "on time: these reviews were scheduled for another desired retention (after a change of it, or of "
+    "on time: these reviews were scheduled for another {desired_retention} (after a change of it, or of "
     "parameters), and recall will follow as new intervals come due.",
 )
 RETENTION_ABOVE = Words(
     "Retention is above target: {numbers}.",
-    "Nothing is wrong; if reviews feel too frequent you may lower desired retention (Deck Options → FSRS → "
+    "Nothing is wrong; if reviews feel too frequent you may lower {desired_retention} ({deck_options} → FSRS → "
     "Desired retention).",
     "FSRS predicted {predicted} for these reviews (measured minus predicted {gap}, 95% interval {low} to {high}).",
 )
@@ -140,8 +156,8 @@ PARAMETERS_DEFAULT = Words(
     "0.366 with the defaults).",
 )
 
-GAIN = "difference {gain:+.4f}, 95% interval {low:+.4f} to {high:+.4f}, bootstrap by card"
-PARAMETERS_OOS_NUMBERS = (
+GAIN = N_("difference {gain}, 95% interval {low} to {high}, bootstrap by card")  # log-loss gains, signed
+PARAMETERS_OOS_NUMBERS = N_(
     "log loss {trained} with parameters trained only on earlier reviews against {current} with the current ones, "
     "on the same {reviews} later reviews of {cards} cards ({gain})"
 )
@@ -159,7 +175,7 @@ PARAMETERS_OOS_OK = Words(
     "interval reaches zero or below).",
 )
 
-DECK_OFF = '"{deck}" ({gap}, 95% interval {low} to {high}, {reviews} reviews)'
+DECK_OFF = N_('"{deck}" ({gap}, 95% interval {low} to {high}, {reviews} reviews)')  # one of DECKS_OFF's {names}
 DECKS_OK = Words(
     "In every deck with at least {min_group} reviews ({judged}), FSRS's predictions match your recall within "
     "chance (or within 3 percentage points).",
@@ -167,20 +183,20 @@ DECKS_OK = Words(
     "Each deck's measured minus predicted recall has a 95% interval that includes zero.",
 )
 DECKS_OFF = Words(
-    "FSRS is off beyond chance in {decks}, measured minus predicted recall: {names}.",
+    "",  # the summary has a form per number of decks: decks_off
     "Optimize these decks' presets; where such a deck shares its preset with other decks, its own finding below "
     "says whether a preset of its own would help.",
     "In these decks the 95% interval of measured minus predicted recall excludes zero and the gap is 3 "
     "percentage points or more; one preset's parameters may not fit them.",
 )
 
-OWN_PRESET_NUMBERS = (
+OWN_PRESET_NUMBERS = N_(
     "log loss {trained} against {current} with its preset's trained the same way, on {reviews} later reviews ({gain})"
 )
 OWN_PRESET_HELPS = Words(
     "This deck would do better with a preset of its own: parameters trained on it alone predict its later reviews "
     "better ({numbers}).",
-    "Deck Options → Add preset (for this deck only) → FSRS → Optimize.",
+    "{deck_options} → Add preset (for this deck only) → FSRS → {optimize}.",
     "Both sets of parameters were trained by Anki's optimizer on the reviews before the same day, the shared "
     "preset's on all its decks, this deck's on its own; on this deck's reviews after that day its own beat the "
     "shared ones beyond chance.",
@@ -193,7 +209,7 @@ OWN_PRESET_OK = Words(
     "shared ones beyond chance.",
 )
 
-STANDING_WHY = (
+STANDING_WHY = N_(
     "Out of sample, as the benchmark scores its learners (it averages five time-series folds; here one split, as "
     "fair: the folds train on half the reviews on average): for each preset, FSRS trained only on the first half "
     "of its reviews predicts the second half. {source}"
@@ -201,14 +217,16 @@ STANDING_WHY = (
 
 HEALTH_NOT_RUN = Words("Anki ran no health check here (too few reviews to optimize).")
 HEALTH_PASSED = Words("Anki's health check passed.", "", "Anki's check (run while optimizing) found nothing unusual.")
-HEALTH_DISAGREE = (
-    " Our checks disagree: {ids}. Anki's check looks at the optimizer's overall fit only, not at how each answer "
-    "button is used."
+HEALTH_PASSED_DISAGREE = Words(
+    "Anki's health check passed.",
+    "",
+    "Anki's check (run while optimizing) found nothing unusual. Our checks disagree: {ids}. Anki's check looks at "
+    "the optimizer's overall fit only, not at how each answer button is used.",
 )
 HEALTH_FAILED = Words(
     "Anki's health check failed: the optimizer could not fit your reviews well.",
     "Check how you use the answer buttons (Again when forgotten), then optimize again.",
-    "Anki's own words after Optimize: the health check found the parameters fit this preset's reviews poorly.",
+    "Anki's own words after {optimize}: the health check found the parameters fit this preset's reviews poorly.",
 )
 
 
@@ -225,8 +243,7 @@ CARDS_OK = Words(
     "unlucky, and none stood out beyond that (Benjamini–Hochberg, 5% false discoveries).",
 )
 CARDS_OFF = Words(
-    "{cards} forgotten far more often than FSRS predicts: {lapses} lapses where {expected} were expected, on "
-    "{reviews} reviews ({tested} cards tested).",
+    "",  # the summary has a form per number of cards: cards_off
     "Show them in the Browser, then reformulate them, split them into smaller cards, add context that tells them "
     "apart from similar cards — or suspend them (Browser → Cards → Toggle Suspend).",
     "Each listed card lapsed more often than FSRS predicts for it (matched to its preset's overall lapse rate), "
@@ -235,6 +252,25 @@ CARDS_OFF = Words(
 )
 
 
-def cards(n: int) -> str:
-    """Return "1 card is" / "6 cards are"."""
-    return "1 card is" if n == 1 else f"{fmt.count(n)} cards are"
+def cards_off(n: int, **values: object) -> Words:
+    """Return the words of the cards finding that lists `n` cards (values: lapses, expected, reviews, tested)."""
+    said = CARDS_OFF.fill(**values)
+    summary = n_(
+        "{cards} card is forgotten far more often than FSRS predicts: {lapses} lapses where {expected} were "
+        "expected, on {reviews} reviews ({tested} cards tested).",
+        "{cards} cards are forgotten far more often than FSRS predicts: {lapses} lapses where {expected} were "
+        "expected, on {reviews} reviews ({tested} cards tested).",
+        n,
+    )
+    return Words(summary.format(cards=fmt.count(n), **values), said.action, said.why)
+
+
+def decks_off(n: int, names: str) -> Words:
+    """Return the words of the decks finding that finds `n` decks off, the largest gaps `names` (DECK_OFF each)."""
+    said = DECKS_OFF.fill()
+    summary = n_(
+        "FSRS is off beyond chance in {decks} deck, measured minus predicted recall: {names}.",
+        "FSRS is off beyond chance in {decks} decks, measured minus predicted recall: {names}.",
+        n,
+    )
+    return Words(summary.format(decks=fmt.count(n), names=names), said.action, said.why)

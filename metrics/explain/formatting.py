@@ -3,46 +3,102 @@
 RMSE (bins) in percentage points (as Anki shows it), log loss with 4 decimals, AUC with 3,
 retention in percent with 1, counts with thousands separators. The CLI's --json keeps raw fractions.
 No numpy here: the dialog formats on the main thread.
+
+Numbers follow the language in use (lang.py): its decimal mark and thousands separator, its percent sign's
+place (a message of the catalog), and, in a right-to-left language, each number (its unit left to the
+language) and each range isolated left to right, so that "1.4%–33.3%" never reads reversed.
 """
 
 from __future__ import annotations
 
-NA = "n/a"
+import re
+
+from . import lang
+from .lang import N_
+
+NA = N_("n/a")
+PERCENT = N_("{number}%")  # the place of the percent sign ("{number} %" in German and French)
+POINTS = N_("{number} pp")  # percentage points
+LTR_ISOLATE, FIRST_STRONG_ISOLATE, POP_ISOLATE = "\u2066", "\u2068", "\u2069"
+
+
+def local(english: str) -> str:
+    """Return a number written the English way ("12,345.6") with the language's marks, isolated left to
+    right in a right-to-left language."""
+    return ltr(_plain(english))
+
+
+def ltr(text: str) -> str:
+    """Return text kept left to right inside a right-to-left language (a number, a range); else as it is."""
+    return LTR_ISOLATE + text + POP_ISOLATE if lang.current().right_to_left else text
+
+
+def name(text: str) -> str:
+    """Return a name from the learner (a deck, a preset, a search) isolated, so that it keeps its own direction
+    inside a sentence of the other direction; as it is when neither is right to left."""
+    if lang.current().right_to_left or any("\u0590" <= c <= "\u08ff" for c in text):
+        return FIRST_STRONG_ISOLATE + text + POP_ISOLATE
+    return text
+
+
+def date(iso: str) -> str:
+    """Return a day given as "2026-11-25" in the language's order ("25.11.2026"); anything else as it is."""
+    parts = iso.split("-") if isinstance(iso, str) else []
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        return iso
+    year, month, day = parts
+    fields = {"yyyy": year, "yy": year[-2:], "MM": month, "M": str(int(month)), "dd": day, "d": str(int(day))}
+    out = re.sub("yyyy|yy|MM|M|dd|d", lambda m: fields[m.group(0)], lang.current().numbers.dates)
+    return ltr(out.translate(str.maketrans("0123456789", lang.current().numbers.digits)))
+
+
+def na() -> str:
+    """Return "n/a" in the language in use."""
+    return lang._(NA)
 
 
 def count(n: int | None) -> str:
     """Return a count with thousands separators ("12,345")."""
-    return NA if n is None else f"{int(n):,}"
+    return na() if n is None else local(f"{int(n):,}")
 
 
 def log_loss(x: float | None) -> str:
     """Return a log loss with 4 decimals ("0.3412")."""
-    return NA if x is None or x != x else f"{x:.4f}"
+    return na() if x is None or x != x else local(f"{x:.4f}")
 
 
 def auc(x: float | None) -> str:
     """Return an AUC with 3 decimals ("0.712")."""
-    return NA if x is None or x != x else f"{x:.3f}"
+    return na() if x is None or x != x else local(f"{x:.3f}")
 
 
 def rmse(x: float | None) -> str:
     """Return an RMSE (bins), given as a fraction, in percentage points ("3.21 pp")."""
-    return NA if x is None or x != x else f"{x * 100:.2f} pp"
+    return na() if x is None or x != x else lang.text(POINTS, number=local(f"{x * 100:.2f}"))
 
 
 def points(x: float | None, signed: bool = False) -> str:
     """Return a difference of two recall rates (fractions) in percentage points ("+6.0 pp")."""
     if x is None or x != x:  # None or NaN
-        return NA
-    return f"{x * 100:+.1f} pp" if signed else f"{x * 100:.1f} pp"
+        return na()
+    return lang.text(POINTS, number=local(f"{x * 100:+.1f}" if signed else f"{x * 100:.1f}"))
 
 
 def percent(x: float | None, digits: int = 1) -> str:
     """Return a rate (a fraction) in percent ("91.2%")."""
-    return NA if x is None or x != x else f"{x * 100:.{digits}f}%"
+    return na() if x is None or x != x else lang.text(PERCENT, number=local(f"{x * 100:.{digits}f}"))
 
 
 def interval(low: float | None, high: float | None, fmt: str = "log_loss") -> str:
     """Return a 95% interval written with the formatter named `fmt` ("0.3401–0.3423")."""
     writer = {"log_loss": log_loss, "auc": auc, "rmse": rmse, "percent": percent, "points": points}[fmt]
-    return f"{writer(low)}–{writer(high)}"
+    return ltr(f"{writer(low)}–{writer(high)}")
+
+
+def _plain(english: str) -> str:
+    """Return a number with the language's marks and digits, not isolated (it goes inside a message)."""
+    marks = lang.current().numbers
+    if (marks.decimal, marks.group, marks.digits) == (".", ",", "0123456789"):
+        return english
+    swapped = english.replace(",", "\0").replace(".", marks.decimal).replace("\0", marks.group)
+    return swapped.translate(str.maketrans("0123456789", marks.digits))

@@ -3,9 +3,12 @@ large a misuse it would have shown, or that the answers look honest with the pow
 
 from __future__ import annotations
 
-from .findings import REOPTIMIZE, Words
+from . import formatting as fmt
+from .findings import Words
+from .lang import N_, _
 
-HARD_NUMBERS = (
+# The numbers of a finding, one clause that several of its sentences hold as {numbers} (filled with text()).
+HARD_NUMBERS = N_(
     "after Hard you recalled {hard_measured} where FSRS predicted {hard_predicted} ({hard_reviews} reviews); "
     "after Good {good_measured} against {good_predicted} ({good_reviews} reviews)"
 )
@@ -13,7 +16,7 @@ HARD_PROBLEM = Words(
     "Cards you answered Hard are forgotten more often than FSRS expects: recall after Hard is {lower} lower than "
     "after Good, relative to FSRS's prediction (95% interval {low} to {high}).",
     "When you have forgotten a card, press Again, even if it felt close; Hard means you remembered it with "
-    f"effort. {REOPTIMIZE}",
+    "effort. Then optimize ({deck_options} → FSRS → {optimize}).",
     "Hard tells FSRS the card was remembered, so it schedules it further out; {numbers}. That is the pattern of "
     "forgotten cards answered Hard.",
 )
@@ -33,17 +36,19 @@ HARD_CANNOT_TELL = Words(
     "small gap is not proof of honest answers.",
 )
 
-AGAIN_NUMBERS = "after Again you recalled {measured} where FSRS predicted {predicted} ({reviews} reviews)"
+AGAIN_NUMBERS = N_("after Again you recalled {measured} where FSRS predicted {predicted} ({reviews} reviews)")
 AGAIN_SUGGESTION = Words(
     "Cards you answered Again are remembered more often than FSRS expects: {more} more than after Good, relative "
     "to FSRS's prediction (95% interval {low} to {high}).",
-    f"Press Again only when you could not recall the answer; for a slow or shaky recall press Hard. {REOPTIMIZE}",
+    "Press Again only when you could not recall the answer; for a slow or shaky recall press Hard. Then optimize "
+    "({deck_options} → FSRS → {optimize}).",
     "Again tells FSRS the card was forgotten, so it resets its memory; {numbers}.",
 )
 AGAIN_FLOOR = Words(
-    "FSRS cannot reach your desired retention of {desired}: before {share} of your reviews it would need an "
+    "FSRS cannot reach your {desired_retention} of {desired}: before {share} of your reviews it would need an "
     "interval under a day, and you recalled {measured} of {reviews} reviews, as it predicted ({predicted}).",
-    f"Press Again only when you could not recall the answer; for a slow or shaky recall press Hard. {REOPTIMIZE}",
+    "Press Again only when you could not recall the answer; for a slow or shaky recall press Hard. Then optimize "
+    "({deck_options} → FSRS → {optimize}).",
     "Recall that stays below target even at one-day intervals is what Again pressed on remembered cards does: "
     "FSRS learns that memories fade within hours, and no interval Anki can give reaches the target (material far "
     "too hard to keep does the same). Retention 95% interval {low} to {high}.",
@@ -73,8 +78,8 @@ def share(effect: float, per_answer: float) -> str:
     """Return the share of answers that, misused, would change recall after them by `effect` (each misused
     answer changes the next prediction by `per_answer`), in words ("about 25%", "more than all")."""
     if not per_answer or per_answer != per_answer or per_answer <= 0:
-        return "an unknown share"
+        return _("an unknown share")
     value = effect / per_answer
     if value >= 1:
-        return "all of them"
-    return f"{max(1, round(value * 100))}%"
+        return _("all of them")
+    return fmt.percent(max(1, round(value * 100)) / 100, 0)

@@ -3,20 +3,20 @@ number (never scored as an older FSRS)."""
 
 from __future__ import annotations
 
-LEFT_OUT_ONE = (
-    'Preset "{preset}" uses {model}, which this version cannot replay yet: its 1 card in scope is left out of '
-    "every number."
-)
-LEFT_OUT_MANY = (
-    'Preset "{preset}" uses {model}, which this version cannot replay yet: its {cards} cards in scope are left '
-    "out of every number."
-)
-NOTHING_ELSE = "No other cards are in {scope}."
-THE_COLLECTION = "the collection"
+from . import formatting as fmt
+from .lang import N_, n_
+
+NOTHING_ELSE = N_("No other cards are in {scope}.")
+THE_COLLECTION = N_("the collection")
 
 
 def left_out_line(preset: str, model: str, cards: int) -> str:
     """Return the one line that names a preset left out of every number."""
-    if cards == 1:
-        return LEFT_OUT_ONE.format(preset=preset, model=model)
-    return LEFT_OUT_MANY.format(preset=preset, model=model, cards=f"{cards:,}")
+    said = n_(
+        'Preset "{preset}" uses {model}, which this version cannot replay yet: its {cards} card in scope is left out '
+        "of every number.",
+        'Preset "{preset}" uses {model}, which this version cannot replay yet: its {cards} cards in scope are left '
+        "out of every number.",
+        cards,
+    )
+    return said.format(preset=fmt.name(preset), model=model, cards=fmt.count(cards))

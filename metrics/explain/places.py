@@ -2,5 +2,7 @@
 
 from __future__ import annotations
 
-BROWSER_ACTION = "Evaluate FSRS on the selected cards…"
-STATS_BUTTON = "FSRS Calibration…"
+from .lang import N_
+
+BROWSER_ACTION = N_("Evaluate FSRS on the selected cards…")
+STATS_BUTTON = N_("FSRS Calibration…")

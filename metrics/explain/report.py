@@ -1,53 +1,110 @@
-"""Plain-text report of an evaluation (shared by the command line and the add-on)."""
+"""Plain-text report of an evaluation (shared by the command line and the add-on).
+
+Every line is a message of the catalog (lang.py), in the language in use, its numbers written by formatting.py;
+the columns of a table are padded after the numbers are written. The indentation of the lines is not translated.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from ..jobs.evaluate import Evaluation
+from . import findings as finding_words
 from . import formatting as fmt
 from . import plan as plan_words
 from . import where as where_words
 from .advice import comparison_advice
+from .lang import N_, _, text
 
 if TYPE_CHECKING:
     from ..jobs.diagnose import Diagnosis
 
+SOURCES = {"defaults": N_("defaults"), "given": N_("given")}  # where a preset's parameters came from (else a key)
+WHERE_ROWS = (  # a bin of "Where the error is": beyond chance, enough reviews, too few reviews to judge
+    N_("{bin} {reviews}  {predicted}  {measured}  [{interval}]  {off_by} *"),
+    N_("{bin} {reviews}  {predicted}  {measured}  [{interval}]  {off_by}"),
+    N_("{bin} {reviews}  {predicted}  {measured}  [{interval}]  {off_by}  (too few)"),
+)
+COMPARISON_HEADERS = (N_("model"), N_("log loss"), N_("95% interval"), N_("RMSE (bins)"), N_("AUC"), N_("UM+ max"))
+COMPARISON_WIDTHS = (-20, 9, 17, 12, 6, 8)  # negative: left-aligned
+
+
+def _rate(x: float) -> str:
+    """Return a probability or a recall rate with 3 decimals ("0.912"), as the calibration table writes it."""
+    return fmt.local(f"{x:.3f}")
+
 
 def format_report(ev: Evaluation) -> str:
-    """Return the plain-text report of an evaluation."""
+    """Return the plain-text report of an evaluation, in the language in use."""
     o = ev.overall
     lines = [
-        f"Reviews scored: {fmt.count(o.reviews)} on {fmt.count(o.cards)} cards",
-        f"Log loss:       {fmt.log_loss(o.log_loss)}",
-        f"RMSE (bins):    {fmt.rmse(o.rmse_bins)}  ({ev.options.binning} binning, {ev.options.weighting} weights)",
-        f"AUC:            {fmt.auc(o.auc)}",
-        f"Retention:      measured {fmt.percent(o.retention)}, predicted {fmt.percent(o.mean_predicted)}",
+        text("Reviews scored: {reviews} on {cards} cards", reviews=fmt.count(o.reviews), cards=fmt.count(o.cards)),
+        text("Log loss:       {log_loss}", log_loss=fmt.log_loss(o.log_loss)),
+        text(
+            "RMSE (bins):    {rmse}  ({binning} binning, {weighting} weights)",
+            rmse=fmt.rmse(o.rmse_bins),
+            binning=ev.options.binning,
+            weighting=ev.options.weighting,
+        ),
+        text("AUC:            {auc}", auc=fmt.auc(o.auc)),
+        text(
+            "Retention:      measured {measured}, predicted {predicted}",
+            measured=fmt.percent(o.retention),
+            predicted=fmt.percent(o.mean_predicted),
+        ),
         "",
-        "Calibration (predicted R bin: reviews, mean predicted, measured, 95% interval):",
+        _("Calibration (predicted R bin: reviews, mean predicted, measured, 95% interval):"),
     ]
     for b in ev.calibration.bins:
-        lines.append(
-            f"  {b.lower:5.3f}-{b.upper:5.3f}: {b.count:8,d}  {b.mean_predicted:6.3f}  {b.mean_actual:6.3f}"
-            f"  [{b.ci_low:5.3f}, {b.ci_high:5.3f}]"
+        row = text(
+            "{lower}-{upper}: {reviews}  {predicted}  {measured}  [{low}, {high}]",
+            lower=f"{_rate(b.lower):>5}",
+            upper=f"{_rate(b.upper):>5}",
+            reviews=f"{fmt.count(b.count):>8}",
+            predicted=f"{_rate(b.mean_predicted):>6}",
+            measured=f"{_rate(b.mean_actual):>6}",
+            low=f"{_rate(b.ci_low):>5}",
+            high=f"{_rate(b.ci_high):>5}",
         )
-    if len(ev.decks) > 1:
-        lines += ["", "Per deck (cards whose home deck it is):"]
-        width = min(48, max(len(d.name) for d in ev.decks))
-        for d in ev.decks:
-            s = d.scores
-            lines.append(
-                f"  {d.name[:width]:<{width}}  {s.reviews:8,d}  log loss {fmt.log_loss(s.log_loss)}"
-                f"  RMSE {fmt.rmse(s.rmse_bins):>8}  AUC {fmt.auc(s.auc)}"
-            )
-    lines += _where_lines(ev) + _month_lines(ev)
-    lines += ["", "Parameters:"]
+        lines.append("  " + row)
+    lines += _deck_lines(ev) + _where_lines(ev) + _month_lines(ev)
+    lines += ["", _("Parameters:")]
     for p in ev.params:
-        kept = "kept" if p.same_day == "keep" else "dropped"
-        lines.append(f"  {p.preset}: {p.source} ({p.length}), same-day repeats {kept}, {p.cards:,} cards")
+        values = {
+            "preset": fmt.name(p.preset),
+            "source": _(SOURCES[p.source]) if p.source in SOURCES else p.source,
+            "length": fmt.count(p.length),
+            "cards": fmt.count(p.cards),
+        }
+        if p.same_day == "keep":
+            lines.append("  " + text("{preset}: {source} ({length}), same-day repeats kept, {cards} cards", **values))
+        else:
+            lines.append(
+                "  " + text("{preset}: {source} ({length}), same-day repeats dropped, {cards} cards", **values)
+            )
     for note in ev.notes:
-        lines.append(f"Note: {note}")
+        lines.append(text(plan_words.NOTE, note=note))
     return "\n".join(lines)
+
+
+def _deck_lines(ev: Evaluation) -> list[str]:
+    """Return the report's "Per deck": each deck's reviews and scores (none for a scope of one deck)."""
+    if len(ev.decks) <= 1:
+        return []
+    lines = ["", _("Per deck (cards whose home deck it is):")]
+    width = min(48, max(len(d.name) for d in ev.decks))
+    for d in ev.decks:
+        s = d.scores
+        row = text(
+            "{deck}  {reviews}  log loss {log_loss}  RMSE {rmse}  AUC {auc}",
+            deck=fmt.name(f"{d.name[:width]:<{width}}"),
+            reviews=f"{fmt.count(s.reviews):>8}",
+            log_loss=fmt.log_loss(s.log_loss),
+            rmse=f"{fmt.rmse(s.rmse_bins):>8}",
+            auc=fmt.auc(s.auc),
+        )
+        lines.append("  " + row)
+    return lines
 
 
 def _where_lines(ev: Evaluation) -> list[str]:
@@ -56,17 +113,26 @@ def _where_lines(ev: Evaluation) -> list[str]:
 
     if not ev.where:
         return []
-    lines = ["", f"Where the error is: {where_words.summary(ev.where_worst, MIN_REVIEWS)}"]
-    lines.append("(bin: reviews, predicted, measured recall, its 95% interval, off by; * beyond chance)")
+    lines = ["", text("Where the error is: {summary}", summary=where_words.summary(ev.where_worst, MIN_REVIEWS))]
+    lines.append(_("(bin: reviews, predicted, measured recall, its 95% interval, off by; * beyond chance)"))
     for feature, errors in ev.where.items():
-        lines.append(f"  {where_words.FEATURE_TITLES.get(feature, feature)}:")
+        title = where_words.FEATURE_TITLES.get(feature)
+        lines.append("  " + text("{feature}:", feature=_(title) if title else feature))
         for e in errors:
-            label = where_words.bin_label(feature, e.lowest, e.highest) + (" d" if feature == "interval" else "")
-            lines.append(
-                f"    {label:<12} {e.count:8,d}  {fmt.percent(e.predicted):>6}  {fmt.percent(e.measured):>6}"
-                f"  [{fmt.interval(e.ci_low, e.ci_high, 'percent')}]  {fmt.points(e.error, True):>9}"
-                + (" *" if e.beyond_chance else "" if e.enough else "  (too few)")
+            label = where_words.bin_label(feature, e.lowest, e.highest)
+            if feature == "interval":
+                label = text("{days} d", days=label)  # a range of days
+            row = WHERE_ROWS[0] if e.beyond_chance else WHERE_ROWS[1] if e.enough else WHERE_ROWS[2]
+            line = text(
+                row,
+                bin=f"{label:<12}",
+                reviews=f"{fmt.count(e.count):>8}",
+                predicted=f"{fmt.percent(e.predicted):>6}",
+                measured=f"{fmt.percent(e.measured):>6}",
+                interval=fmt.interval(e.ci_low, e.ci_high, "percent"),
+                off_by=f"{fmt.points(e.error, True):>9}",
             )
+            lines.append("    " + line)
     return lines
 
 
@@ -74,61 +140,90 @@ def _month_lines(ev: Evaluation) -> list[str]:
     """Return the report's "Over time": each calendar month's reviews and how well they were predicted."""
     if not ev.over_time:
         return []
-    lines = ["", "By month (reviews, predicted, measured recall, log loss, RMSE (bins)):"]
+    lines = ["", _("By month (reviews, predicted, measured recall, log loss, RMSE (bins)):")]
     for m in ev.over_time:
-        lines.append(
-            f"  {m.month}  {m.reviews:8,d}  {fmt.percent(m.predicted):>6}  {fmt.percent(m.measured):>6}"
-            f"  {fmt.log_loss(m.log_loss)}  {fmt.rmse(m.rmse_bins):>9}"
+        row = text(
+            "{month}  {reviews}  {predicted}  {measured}  {log_loss}  {rmse}",
+            month=m.month,
+            reviews=f"{fmt.count(m.reviews):>8}",
+            predicted=f"{fmt.percent(m.predicted):>6}",
+            measured=f"{fmt.percent(m.measured):>6}",
+            log_loss=fmt.log_loss(m.log_loss),
+            rmse=f"{fmt.rmse(m.rmse_bins):>9}",
         )
+        lines.append("  " + row)
     return lines
 
 
 def format_plan(diagnosis: Diagnosis) -> list[str]:
     """Return the plan as plain-text lines: per preset its numbered steps (the findings behind each in
-    brackets) and notes, or that it needs nothing; the scope's first line when nothing needs doing."""
-    lines = [plan_words.PLAN_TITLE]
+    brackets) and notes, or that it needs nothing; the scope's first line when nothing needs doing. The steps,
+    notes and first line are in the language the diagnosis was made in; the rest in the language in use."""
+    lines = [_(plan_words.PLAN_TITLE)]
     if diagnosis.first_line:
         lines.append(f"  {diagnosis.first_line}")
     for p in diagnosis.plan:
-        head = plan_words.PRESET_HEAD.format(preset=p.preset, reviews=fmt.count(p.reviews))
+        values = {"preset": fmt.name(p.preset), "reviews": fmt.count(p.reviews)}
         if not p.steps and not p.notes:
-            lines.append(f"  {head}: {plan_words.NOTHING}")
+            lines.append("  " + text(plan_words.PRESET_NOTHING, **values))
             continue
-        lines.append(f"  {head}")
+        lines.append("  " + text(plan_words.PRESET_HEAD, **values))
         for n, step in enumerate(p.steps, 1):
-            lines.append(f"    {n}. {step.text} [{', '.join(step.because)}]")
+            line = text(plan_words.STEP, number=fmt.count(n), step=step.text, because=", ".join(step.because))
+            lines.append("    " + line)
         lines += [f"    {note}" for note in p.notes]
     return lines
 
 
 def format_diagnosis(diagnosis: Diagnosis) -> str:
     """Return the plain-text plan, then the findings: verdict, scope, summary, what to do and why (after the
-    presets left out, one line each)."""
-    lines = list(diagnosis.notes) + format_plan(diagnosis) + ["", plan_words.FINDINGS_TITLE]
+    presets left out, one line each). Verdicts and findings are named by their ids, as --json names them."""
+    lines = list(diagnosis.notes) + format_plan(diagnosis) + ["", _(plan_words.FINDINGS_TITLE)]
     for f in diagnosis.findings:
-        lines.append(f"[{f.verdict}] {f.id} — {f.scope}: {f.summary}")
+        values = {"verdict": f.verdict, "finding": f.id, "scope": _scope(f.scope), "summary": f.summary}
+        lines.append(text("[{verdict}] {finding} — {scope}: {summary}", **values))
         if f.action:
-            lines.append(f"    What to do: {f.action}")
+            lines.append("    " + text("What to do: {action}", action=f.action))
         if f.why:
-            lines.append(f"    Why: {f.why}")
+            lines.append("    " + text("Why: {why}", why=f.why))
     return "\n".join(lines)
+
+
+def _scope(scope: str) -> str:
+    """Return a finding's scope in the language in use."""
+    return finding_words.shown_scope(scope)
 
 
 def format_comparison(cmp: Any, given_params: bool = False) -> str:
-    """Return the plain-text table of a comparison (`given_params`: fsrs-preset used the --params given)."""
+    """Return the plain-text table of a comparison (`given_params`: fsrs-preset used the --params given), in the
+    language in use. Models are named by their ids, as --models names them."""
     lines = [
-        f"Compared on {fmt.count(cmp.reviews_compared)} of {fmt.count(cmp.reviews_total)} scored reviews "
-        "(the parts a time-series split tests: every review after the first sixth).",
+        text(
+            "Compared on {compared} of {total} scored reviews (the parts a time-series split tests: every review "
+            "after the first sixth).",
+            compared=fmt.count(cmp.reviews_compared),
+            total=fmt.count(cmp.reviews_total),
+        ),
         "",
-        f"{'model':<20} {'log loss':>9} {'95% interval':>17} {'RMSE (bins)':>12} {'AUC':>6} {'UM+ max':>8}",
+        _columns([_(h) for h in COMPARISON_HEADERS]),
     ]
     for name, m in cmp.models.items():
         ump = [v for v in cmp.um_plus[name].values() if v is not None]
-        lines.append(
-            f"{name:<20} {fmt.log_loss(m.log_loss):>9} {fmt.interval(*m.log_loss_ci):>17} {fmt.rmse(m.rmse_bins):>12}"
-            f" {fmt.auc(m.auc):>6} {fmt.log_loss(max(ump) if ump else None):>8}"
-        )
+        cells = [
+            name,
+            fmt.log_loss(m.log_loss),
+            fmt.interval(*m.log_loss_ci),
+            fmt.rmse(m.rmse_bins),
+            fmt.auc(m.auc),
+            fmt.log_loss(max(ump) if ump else None),
+        ]
+        lines.append(_columns(cells))
     if given_params:
-        lines += ["", "fsrs-preset: FSRS with the parameters given with --params (not the presets')."]
+        lines += ["", _("fsrs-preset: FSRS with the parameters given with --params (not the presets').")]
     lines += [""] + comparison_advice(cmp)
     return "\n".join(lines)
+
+
+def _columns(cells: list[str]) -> str:
+    """Return a row of the comparison's table: each cell padded to its column (COMPARISON_WIDTHS)."""
+    return " ".join(f"{c:<{-w}}" if w < 0 else f"{c:>{w}}" for c, w in zip(cells, COMPARISON_WIDTHS, strict=True))

@@ -23,6 +23,8 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from ..errors import EvaluationError
+from ..explain import formatting as fmt
+from ..explain.lang import _, text
 from ..read.collection import CollectionData
 from ..reviews.revlog import FILTERED, LEARNING, run_starts, time_order
 from .safefile import safe_output, safe_outputs
@@ -271,8 +273,13 @@ def write_zip(
             meta = dict(metadata, format="anki-revlogs-10k", format_version=FORMAT_VERSION, rows=tables.rows())
             z.add_bytes("metadata.json", json.dumps(meta, indent=1, sort_keys=True).encode())
             z.close()
-    except TooLarge as err:
-        raise EvaluationError(f"{path}: {err}; nothing was saved.") from None
+    except TooLarge:
+        raise EvaluationError(
+            text(
+                "{path}: the export is larger than a zip without zip64 can hold (4 GiB); nothing was saved.",
+                path=fmt.name(path),
+            )
+        ) from None
 
 
 def _deflated_csv(columns: dict[str, np.ndarray], pool: ThreadPoolExecutor) -> tuple[list[Future[bytes]], int, int]:
@@ -323,13 +330,17 @@ def write_parquet_folder(tables: Tables, folder: str, user: int = 0, force: bool
         import pyarrow  # noqa: F401
     except Exception:
         raise EvaluationError(
-            "Writing parquet needs pyarrow (pip install pyarrow); the CSV export needs nothing."
+            _("Writing parquet needs pyarrow (pip install pyarrow); the CSV export needs nothing.")
         ) from None
     paths = [os.path.join(folder, name, f"user_id={user}", "data.parquet") for name in TABLES]
     if not force:
         taken = [p for p in paths if os.path.lexists(p)]
         if taken:
-            raise EvaluationError(f"{taken[0]}: already exists; nothing was written (use --force to replace it).")
+            raise EvaluationError(
+                text(
+                    "{path}: already exists; nothing was written (use --force to replace it).", path=fmt.name(taken[0])
+                )
+            )
     data = [_parquet_bytes(getattr(tables, name)) for name in TABLES]
     made = _make_folders([os.path.dirname(p) for p in paths], folder)
     try:
@@ -356,11 +367,15 @@ def _make_folders(folders: list[str], shown: str) -> list[str]:
                 os.mkdir(path)
                 made.append(path)
             if not os.path.isdir(leaf):
-                raise NotADirectoryError(errno.ENOTDIR, "a part of the path is a file, not a folder")
+                raise NotADirectoryError(errno.ENOTDIR, _("a part of the path is a file, not a folder"))
     except OSError as err:
         _remove_empty(made)
         raise EvaluationError(
-            f"{shown}: cannot create the folders there ({err.strerror or err}); nothing was written."
+            text(
+                "{path}: cannot create the folders there ({reason}); nothing was written.",
+                path=fmt.name(shown),
+                reason=err.strerror or err,
+            )
         ) from None
     return made
 

@@ -23,6 +23,8 @@ from collections.abc import Iterable, Iterator
 from typing import BinaryIO, cast
 
 from ..errors import EvaluationError
+from ..explain import formatting as fmt
+from ..explain.lang import _, n_, text
 from . import interrupts
 
 try:
@@ -43,19 +45,22 @@ def collection_files(collection: str) -> list[str]:
 def check_target(path: str, protected: Iterable[str] = (), force: bool = False) -> str:
     """Return the absolute target path, or raise EvaluationError (one sentence) if writing there is refused."""
     if not path or not path.strip():
-        raise EvaluationError("No output file given.")
+        raise EvaluationError(_("No output file given."))
     target = os.path.abspath(path)
     real = os.path.realpath(target)
     for name in protected:
         for side in collection_files(name):
             if os.path.realpath(side) == real or _same_file(side, target):
                 raise EvaluationError(
-                    f"{path}: that is the collection (or one of its files); choose another name for the output."
+                    text(
+                        "{path}: that is the collection (or one of its files); choose another name for the output.",
+                        path=fmt.name(path),
+                    )
                 )
     _check_existing(path, target, force)
     folder = os.path.dirname(target)
     if not os.path.isdir(folder):
-        raise EvaluationError(f"{folder}: no such folder.")
+        raise EvaluationError(text("{path}: no such folder.", path=fmt.name(folder)))
     return target
 
 
@@ -66,17 +71,27 @@ def _check_existing(path: str, target: str, force: bool) -> None:
     except FileNotFoundError:
         info = None
     except OSError as err:
-        raise EvaluationError(f"{path}: cannot use it as the output ({err.strerror or err}).") from None
+        raise EvaluationError(
+            text("{path}: cannot use it as the output ({reason}).", path=fmt.name(path), reason=err.strerror or err)
+        ) from None
     if info is None:
         if os.path.islink(target):
-            raise EvaluationError(f"{path}: is a symbolic link to a missing file; nothing was written.")
+            raise EvaluationError(
+                text("{path}: is a symbolic link to a missing file; nothing was written.", path=fmt.name(path))
+            )
         return
     if stat.S_ISDIR(info.st_mode):
-        raise EvaluationError(f"{path}: is a folder; give the name of the file to write.")
+        raise EvaluationError(text("{path}: is a folder; give the name of the file to write.", path=fmt.name(path)))
     if not stat.S_ISREG(info.st_mode):
-        raise EvaluationError(f"{path}: is not a regular file (a device, pipe or socket); nothing was written.")
+        raise EvaluationError(
+            text("{path}: is not a regular file (a device, pipe or socket); nothing was written.", path=fmt.name(path))
+        )
     if not force:
-        raise EvaluationError(f"{path}: already exists; nothing was written (use --force to replace it).")
+        raise EvaluationError(_exists(path))
+
+
+def _exists(path: str) -> str:
+    return text("{path}: already exists; nothing was written (use --force to replace it).", path=fmt.name(path))
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -154,12 +169,25 @@ def safe_outputs(paths: list[str], protected: Iterable[str] = (), force: bool = 
         interrupts.stop()  # from here on the output is written: an interruption no longer cancels it
         _commit([part.path for part in parts], targets, paths, force)
     except OSError as err:
-        what = paths[0] if len(paths) == 1 else os.path.commonpath([os.path.abspath(p) for p in paths])
-        files = "the file" if len(paths) == 1 else f"the {len(paths)} files"
-        raise EvaluationError(f"{what}: could not write {files} ({err.strerror or err}); nothing was saved.") from None
+        raise EvaluationError(_not_written(paths, err)) from None
     finally:
         for part in parts:
             part.discard()
+
+
+def _not_written(paths: list[str], err: OSError) -> str:
+    """Return the sentence saying that writing `paths` failed with `err` and nothing was saved."""
+    reason = err.strerror or err
+    if len(paths) == 1:
+        return text(
+            "{path}: could not write the file ({reason}); nothing was saved.", path=fmt.name(paths[0]), reason=reason
+        )
+    folder = os.path.commonpath([os.path.abspath(p) for p in paths])
+    return n_(
+        "{path}: could not write the {count} file ({reason}); nothing was saved.",
+        "{path}: could not write the {count} files ({reason}); nothing was saved.",
+        len(paths),
+    ).format(path=fmt.name(folder), count=fmt.local(str(len(paths))), reason=reason)
 
 
 @contextlib.contextmanager
@@ -194,7 +222,7 @@ def _link_new(part: str, target: str, path: str) -> None:
     try:
         os.link(part, target, follow_symlinks=False)
     except FileExistsError:
-        raise EvaluationError(f"{path}: already exists; nothing was written (use --force to replace it).") from None
+        raise EvaluationError(_exists(path)) from None
     except OSError as err:
         if err.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK, errno.ENOSYS):
             raise

@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import Cancelled, EvaluationError
+from ..explain import formatting as fmt
+from ..explain.lang import N_, _, text
 from ..explain.newer import left_out_line
 from ..models.fsrs import replay
 from ..models.params import to_fsrs6
@@ -23,10 +25,12 @@ from ..score.scores import auc, log_loss, recency_weights
 from ..score.where import BinError, bin_errors, largest_error
 from .options import BINNINGS, DEFAULT_OPTIONS, Options
 
-NO_REVIEWS = (
+NO_REVIEWS = N_(
     "No reviews to score in this scope: FSRS is scored on reviews of cards that have a "
     "learning step and at least one later review on another day."
 )
+MISSING_PRESET = N_("(missing preset)")  # the name of a preset the collection does not hold
+ALL_CARDS = N_("(all cards)")  # the one set of parameters of every card (given, or the defaults)
 
 
 @dataclass(frozen=True)
@@ -216,7 +220,7 @@ def _preset_sets(
     for preset_id in np.unique(card_preset[has_history]).tolist():
         preset = data.presets.get(preset_id)
         raw = preset.params if preset else []
-        name = preset.name if preset else "(missing preset)"
+        name = preset.name if preset else _(MISSING_PRESET)
         drop = _drops_same_day(options, len(raw))
         members = card_preset == preset_id
         source = ParamSource(
@@ -226,9 +230,14 @@ def _preset_sets(
             "drop" if drop else "keep",
             int(np.count_nonzero(members & has_history)),
         )
-        set_of_card[members] = out.add(to_fsrs6(raw, where=f'Preset "{name}"'), drop, source)
+        where = text('Preset "{preset}"', preset=fmt.name(name))
+        set_of_card[members] = out.add(to_fsrs6(raw, where=where), drop, source)
         if not raw:
-            out.notes.append(f'Preset "{name}" has no FSRS parameters of its own; its cards use the defaults.')
+            said = text(
+                'Preset "{preset}" has no FSRS parameters of its own; its cards use the defaults.',
+                preset=fmt.name(name),
+            )
+            out.notes.append(said)
     return out, set_of_card
 
 
@@ -239,9 +248,9 @@ def _given_set(options: Options, n_cards: int, with_history: int) -> tuple[_Para
     given: list[Any] = [] if options.params == "default" else list(options.params)
     drop = _drops_same_day(options, len(given))
     source = ParamSource(
-        "(all cards)", "given" if given else "defaults", len(given) or 21, "drop" if drop else "keep", with_history
+        _(ALL_CARDS), "given" if given else "defaults", len(given) or 21, "drop" if drop else "keep", with_history
     )
-    out.add(to_fsrs6(given, where="The given parameters" if given else "defaults"), drop, source)
+    out.add(to_fsrs6(given, where=_("The given parameters") if given else "defaults"), drop, source)
     return out, np.zeros(n_cards, dtype=np.int64)
 
 
@@ -256,13 +265,13 @@ def _predict_collection(
     has_history = np.zeros(n_cards, dtype=bool)
     has_history[data.revlog.card] = True
     if not has_history.any():
-        raise EvaluationError(NO_REVIEWS)
+        raise EvaluationError(_(NO_REVIEWS))
     if isinstance(options.params, str) and options.params == "preset":
         sets, set_of_card = _preset_sets(data, options, card_preset, has_history)
     else:
         sets, set_of_card = _given_set(options, n_cards, int(np.count_nonzero(has_history)))
     if not data.fsrs_enabled:
-        sets.notes.append("FSRS is switched off in this collection; the numbers show how FSRS would have predicted.")
+        sets.notes.append(_("FSRS is switched off in this collection; the numbers show how FSRS would have predicted."))
     sets.notes[:0] = [left_out_line(x.preset, x.model, x.cards) for x in data.left_out]  # named first
     ignore = card_ignore_before(data, card_preset)
     drop = np.array(sets.drop_same_day, dtype=bool)[set_of_card] if n_cards else np.zeros(0, dtype=bool)
@@ -296,7 +305,7 @@ def _predict_reviews(
     if should_stop is not None and should_stop():
         raise Cancelled()
     if not reviews.scored.any():
-        raise EvaluationError(NO_REVIEWS)
+        raise EvaluationError(_(NO_REVIEWS))
     seg_card = reviews.card[reviews.first]
     predicted = replay(
         reviews.rating,
@@ -383,7 +392,7 @@ def _summarize(
         check()
         idx = order[bounds[j] : bounds[j + 1]]  # time order kept (stable sort)
         s = score(p[idx], y[idx], _weights(idx.size, options.weighting), keys[idx], card[idx])
-        name = deck_names.get(int(did), f"(deck {did})")
+        name = deck_names[int(did)] if int(did) in deck_names else text("(deck {deck_id})", deck_id=did)
         deck_scores.append(DeckScores(int(did), name, s, calibration_table(p[idx], y[idx])))
     deck_scores.sort(key=lambda d: d.name.lower())
     by_feature = breakdown(delta_t, n_rev, n_lapse, p, y, BINNINGS[options.binning])
@@ -412,10 +421,10 @@ def evaluate_tables(
     """
     options.validate()
     if isinstance(options.params, str) and options.params == "preset":
-        raise EvaluationError("A dataset holds no presets' parameters: use --params default or a list of numbers.")
+        raise EvaluationError(_("A dataset holds no presets' parameters: use --params default or a list of numbers."))
     rl, cards = tables.revlogs, tables.cards
     if rl["card_id"].size == 0:
-        raise EvaluationError(NO_REVIEWS)
+        raise EvaluationError(_(NO_REVIEWS))
     order = stable_order(rl["card_id"])  # rows are in time order: keep it within each card
     card_id = rl["card_id"][order]
     card_ids, card = np.unique(card_id, return_inverse=True)
@@ -433,6 +442,6 @@ def evaluate_tables(
     )
     deck_of_card = dict(zip(cards["card_id"].tolist(), cards["deck_id"].tolist(), strict=True))
     home = np.array([deck_of_card.get(c, -1) for c in card_ids.tolist()], dtype=np.int64)
-    names = {int(d): f"deck {d}" for d in np.unique(home).tolist()}
+    names = {int(d): text("deck {deck_id}", deck_id=d) for d in np.unique(home).tolist()}  # a dataset's decks: ids
     scored, card = _predict_reviews(reviews, np.stack(sets.sets), set_of_card, options, card_ids, home, should_stop)
     return _summarize(scored, card, options, names, sets.sources, [], should_stop)

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..errors import EvaluationError
+from ..explain import formatting as fmt
+from ..explain.lang import text
 
 WEIGHTINGS = ("uniform", "recency")
 SAME_DAY = ("auto", "keep", "drop")
@@ -47,13 +49,38 @@ class Options:
     def validate(self) -> None:
         """Raise EvaluationError for an unknown option value."""
         if self.weighting not in WEIGHTINGS:
-            raise EvaluationError(f"Unknown weighting {self.weighting!r}; use one of {', '.join(WEIGHTINGS)}.")
+            raise EvaluationError(
+                text(
+                    "Unknown weighting {weighting}; use one of {choices}.",
+                    weighting=_given(self.weighting),
+                    choices=", ".join(WEIGHTINGS),
+                )
+            )
         if self.binning not in BINNINGS:
-            raise EvaluationError(f"Unknown binning {self.binning!r}; use one of {', '.join(BINNINGS)}.")
+            raise EvaluationError(
+                text(
+                    "Unknown binning {binning}; use one of {choices}.",
+                    binning=_given(self.binning),
+                    choices=", ".join(BINNINGS),
+                )
+            )
         if self.same_day not in SAME_DAY:
-            raise EvaluationError(f"Unknown same-day mode {self.same_day!r}; use one of {', '.join(SAME_DAY)}.")
+            raise EvaluationError(
+                text(
+                    "Unknown same-day mode {mode}; use one of {choices}.",
+                    mode=_given(self.same_day),
+                    choices=", ".join(SAME_DAY),
+                )
+            )
         if isinstance(self.params, str) and self.params not in ("preset", "default"):
-            raise EvaluationError(f"Unknown parameter choice {self.params!r}; use preset, default or a list.")
+            raise EvaluationError(
+                text("Unknown parameter choice {choice}; use preset, default or a list.", choice=_given(self.params))
+            )
+
+
+def _given(value: object) -> str:
+    """Return a value the learner gave, quoted as Python writes it and kept in its own direction."""
+    return fmt.name(repr(value))
 
 
 DEFAULT_OPTIONS = Options()

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import EvaluationError
+from ..errors import N_, EvaluationError
 from .ranges import PARAM_RANGES
 
 # FSRS-6 default parameters (fsrs-rs DEFAULT_PARAMETERS).
@@ -58,9 +58,10 @@ def to_fsrs6(values: Sequence[Any], where: str = "parameters") -> np.ndarray:
     try:
         raw = [float(v) for v in values]
     except (TypeError, ValueError):
-        raise EvaluationError(f"{where}: the parameters are not a list of numbers.") from None
+        raise EvaluationError(template=N_("{where}: the parameters are not a list of numbers."), where=where) from None
     if any(not math.isfinite(v) for v in raw):
-        raise EvaluationError(f"{where}: the parameters contain a value that is not a finite number.")
+        said = N_("{where}: the parameters contain a value that is not a finite number.")
+        raise EvaluationError(template=said, where=where)
     n = len(raw)
     with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below, not warned
         if n == 0:
@@ -78,11 +79,10 @@ def to_fsrs6(values: Sequence[Any], where: str = "parameters") -> np.ndarray:
         elif n == 21:
             w = np.array(raw, dtype=np.float32)
         else:
-            raise EvaluationError(
-                f"{where}: {n} parameters given; FSRS takes 17 (FSRS-4.5), 19 (FSRS-5) or 21 (FSRS-6)."
-            )
+            said = N_("{where}: {count} parameters given; FSRS takes 17 (FSRS-4.5), 19 (FSRS-5) or 21 (FSRS-6).")
+            raise EvaluationError(template=said, where=where, count=n)
     if not np.all(np.isfinite(w)):
-        raise EvaluationError(f"{where}: the parameters overflow after conversion to FSRS-6.")
+        raise EvaluationError(template=N_("{where}: the parameters overflow after conversion to FSRS-6."), where=where)
     low = np.array([c[0] for c in _CLAMPS], dtype=np.float32)
     high = np.array([c[1] for c in _CLAMPS], dtype=np.float32)
     return np.clip(w, low, high).astype(np.float64)

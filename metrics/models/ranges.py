@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ..errors import EvaluationError
+from ..errors import N_, EvaluationError
 
 # fsrs-rs clip_parameters (one relearning step, short-term off): the range Anki keeps each FSRS-6 parameter in.
 PARAM_RANGES: tuple[tuple[float, float], ...] = (
@@ -42,26 +42,27 @@ def parse_params_text(text: str, clamp: bool = False) -> list[float]:
     """
     parts = [p for p in text.replace(",", " ").split() if p]
     if not parts:
-        raise EvaluationError("--params: no numbers given; use preset, default, or 17, 19 or 21 numbers.")
+        raise EvaluationError(template=N_("--params: no numbers given; use preset, default, or 17, 19 or 21 numbers."))
     try:
         values = [float(p) for p in parts]
     except ValueError:
-        raise EvaluationError(f"--params: {text!r} is not a list of numbers.") from None
+        raise EvaluationError(template=N_("--params: {given} is not a list of numbers."), given=repr(text)) from None
     if len(values) not in PARAM_COUNTS:
-        raise EvaluationError(
-            f"--params: {len(values)} parameters given; FSRS takes 17 (FSRS-4.5), 19 (FSRS-5) or 21 (FSRS-6)."
-        )
+        said = N_("--params: {count} parameters given; FSRS takes 17 (FSRS-4.5), 19 (FSRS-5) or 21 (FSRS-6).")
+        raise EvaluationError(template=said, count=len(values))
     for i, v in enumerate(values):
         if not math.isfinite(v):
-            raise EvaluationError(f"--params: w{i} is {parts[i]}, not a finite number.")
+            said = N_("--params: {parameter} is {value}, not a finite number.")
+            raise EvaluationError(template=said, parameter=f"w{i}", value=parts[i])
     if clamp:
         return [min(max(v, -_HUGE), _HUGE) for v in values]
     for i, v, (low, high), what in _checked_values(values):
         if not low <= v <= high:
-            raise EvaluationError(
-                f"--params: {what or f'w{i} = {v:g}'} is outside the range Anki allows ({low:g} to {high:g}); "
+            said = N_(
+                "--params: {parameter} is outside the range Anki allows ({low} to {high}); "
                 "correct it, or add --clamp-params to clip every parameter into its range as Anki does."
             )
+            raise EvaluationError(template=said, parameter=what or f"w{i} = {v:g}", low=f"{low:g}", high=f"{high:g}")
     return values
 
 

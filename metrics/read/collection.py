@@ -15,7 +15,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import EvaluationError
+from ..explain import formatting as fmt
 from ..explain import newer
+from ..explain.lang import _, text
 from ..models.params import newer_model, preset_raw_params
 from ..reviews.revlog import Revlog, stable_order
 from .collection_file import is_damage
@@ -94,7 +96,7 @@ def _int_columns(col: Any, select: str, columns: Sequence[tuple[str, str]], *arg
         arrays = [a for a in (_parse_ints(text) for text in row) if a is not None]
         if len(arrays) == len(columns) and len({a.size for a in arrays}) == 1:
             return arrays
-    raise EvaluationError("The collection holds revlog or card values that cannot be read as whole numbers.")
+    raise EvaluationError(_("The collection holds revlog or card values that cannot be read as whole numbers."))
 
 
 def _int(column: str) -> tuple[str, str]:
@@ -167,7 +169,11 @@ def ignore_before_ms(preset: Preset | None) -> int:
         return _date_ms(preset.ignore_before)
     except ValueError:
         raise EvaluationError(
-            f'Preset "{preset.name}": the ignore-before date {preset.ignore_before!r} is not a YYYY-MM-DD date.'
+            text(
+                'Preset "{preset}": the ignore-before date {date} is not a YYYY-MM-DD date.',
+                preset=fmt.name(preset.name),
+                date=repr(preset.ignore_before),
+            )
         ) from None
 
 
@@ -195,12 +201,16 @@ def read_collection(
     if card_ids is not None:
         cards = cards[np.isin(cards[:, 0], card_ids)]
         if cards.size == 0:
-            raise EvaluationError(f"No cards in {scope_label or 'the selection'}: they were deleted meanwhile.")
+            raise EvaluationError(
+                text("No cards in {scope}: they were deleted meanwhile.", scope=scope_label)
+                if scope_label
+                else _("No cards in the selection: they were deleted meanwhile.")
+            )
     deck_names, deck_preset = _decks(col)
     presets = _presets(col)
     left_out: tuple[LeftOut, ...] = ()
     if not all_models:
-        cards, left_out = _replayable(cards, deck_preset, presets, scope_label or search)
+        cards, left_out = _replayable(cards, deck_preset, presets, scope_label or (fmt.name(search) if search else ""))
     card_ids = cards[:, 0]
     revlog = _revlog(col, card_ids, with_durations, with_intervals, chunk_rows)
     return CollectionData(
@@ -239,7 +249,7 @@ def _replayable(
     )
     if dropped.all():
         lines = [newer.left_out_line(x.preset, x.model, x.cards) for x in left]
-        lines.append(newer.NOTHING_ELSE.format(scope=scope or newer.THE_COLLECTION))
+        lines.append(text(newer.NOTHING_ELSE, scope=scope or _(newer.THE_COLLECTION)))
         raise EvaluationError(" ".join(lines))
     return cards[~dropped], left
 
@@ -263,14 +273,18 @@ def _cards(col: Any, search: str | None, scope_label: str | None) -> np.ndarray:
         except Exception as err:  # anki.errors.SearchError and friends; metrics/ cannot import anki
             if is_damage(err):
                 raise  # the collection's fault, not the search's: said as such by the caller
-            raise EvaluationError(f"The search {search!r} is not valid: {err}") from None
+            raise EvaluationError(
+                text("The search {search} is not valid: {error}", search=fmt.name(repr(search)), error=err)
+            ) from None
         if wanted.size == 0:
             raise EvaluationError(
-                f"No cards in {scope_label}." if scope_label else f"No cards match the search {search!r}."
+                text("No cards in {scope}.", scope=scope_label)
+                if scope_label
+                else text("No cards match the search {search}.", search=fmt.name(repr(search)))
             )
         cards = cards[np.isin(cards[:, 0], wanted)]
     elif cards.size == 0:
-        raise EvaluationError("The collection has no cards.")
+        raise EvaluationError(_("The collection has no cards."))
     return cards
 
 

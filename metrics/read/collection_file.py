@@ -20,6 +20,8 @@ import threading
 from collections.abc import Iterator
 
 from ..errors import Cancelled, EvaluationError
+from ..explain import formatting as fmt
+from ..explain.lang import N_, text
 
 try:
     import fcntl
@@ -36,7 +38,17 @@ _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXE
 
 
 def _locked(path: str) -> EvaluationError:
-    return EvaluationError(f"{path}: the collection is locked (is Anki open?); close Anki and try again.")
+    return EvaluationError(
+        text("{path}: the collection is locked (is Anki open?); close Anki and try again.", path=fmt.name(path))
+    )
+
+
+def _unreadable(path: str, err: OSError) -> str:
+    return text("{path}: cannot be read ({reason}).", path=fmt.name(path), reason=err.strerror)
+
+
+def _not_regular(path: str) -> str:
+    return text("{path}: not a regular file (a pipe or a device), so not a collection file.", path=fmt.name(path))
 
 
 def resolve(path: str) -> str:
@@ -45,13 +57,15 @@ def resolve(path: str) -> str:
     try:
         info = os.stat(real)
     except FileNotFoundError:
-        raise EvaluationError(f"{path}: no such file.") from None
+        raise EvaluationError(text("{path}: no such file.", path=fmt.name(path))) from None
     except OSError as err:
-        raise EvaluationError(f"{path}: cannot be read ({err.strerror}).") from None
+        raise EvaluationError(_unreadable(path, err)) from None
     if stat.S_ISDIR(info.st_mode):
-        raise EvaluationError(f"{path}: is a folder, not a collection file (collection.anki2).")
+        raise EvaluationError(
+            text("{path}: is a folder, not a collection file (collection.anki2).", path=fmt.name(path))
+        )
     if not stat.S_ISREG(info.st_mode):
-        raise EvaluationError(f"{path}: not a regular file (a pipe or a device), so not a collection file.")
+        raise EvaluationError(_not_regular(path))
     return real
 
 
@@ -65,12 +79,12 @@ def _read_locked(real: str, shown: str) -> Iterator[int]:
     try:
         fd = os.open(real, _READ_FLAGS)
     except PermissionError:
-        raise EvaluationError(f"{shown}: permission denied.") from None
+        raise EvaluationError(text("{path}: permission denied.", path=fmt.name(shown))) from None
     except OSError as err:
-        raise EvaluationError(f"{shown}: cannot be read ({err.strerror}).") from None
+        raise EvaluationError(_unreadable(shown, err)) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped since it was looked at
-            raise EvaluationError(f"{shown}: not a regular file (a pipe or a device), so not a collection file.")
+            raise EvaluationError(_not_regular(shown))
         if fcntl is not None:
             try:
                 fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB, _SHARED_SIZE, _SHARED_FIRST)
@@ -113,7 +127,11 @@ def _copy_journal(real: str, target: str, stop: threading.Event | None) -> None:
             fd = os.open(real + suffix, _READ_FLAGS)
         except OSError as err:
             raise EvaluationError(
-                f"{real}{suffix}: Anki's unsaved changes to the collection cannot be read ({err.strerror})."
+                text(
+                    "{path}: Anki's unsaved changes to the collection cannot be read ({reason}).",
+                    path=fmt.name(real + suffix),
+                    reason=err.strerror,
+                )
             ) from None
         try:
             _copy_bytes(fd, target + suffix, stop)
@@ -135,7 +153,14 @@ def copy_collection(path: str, folder: str, stop: threading.Event | None = None)
             _copy_bytes(fd, target, stop)
             _copy_journal(real, target, stop)
         except OSError as err:
-            raise EvaluationError(f"Cannot copy {path} into the temporary folder {folder} ({err.strerror}).") from None
+            raise EvaluationError(
+                text(
+                    "Cannot copy {path} into the temporary folder {folder} ({reason}).",
+                    path=fmt.name(path),
+                    folder=fmt.name(folder),
+                    reason=err.strerror,
+                )
+            ) from None
     check_copy(target, path)
     return target
 
@@ -151,23 +176,57 @@ def check_copy(copy: str, shown: str) -> None:
         finally:
             con.close()
     except sqlite3.DatabaseError as err:
-        text = str(err)
-        if "not a database" in text or "encrypted" in text:
-            raise EvaluationError(f"{shown}: not an Anki collection (not an SQLite database).") from None
-        raise EvaluationError(f"{shown}: {damage_text(text)}") from None
+        said = str(err)
+        if "not a database" in said or "encrypted" in said:
+            raise EvaluationError(
+                text("{path}: not an Anki collection (not an SQLite database).", path=fmt.name(shown))
+            ) from None
+        raise EvaluationError(text("{path}: {problem}", path=fmt.name(shown), problem=damage_text(said))) from None
     if not _TABLES <= tables:
-        raise EvaluationError(f"{shown}: an SQLite file, but not an Anki collection.")
+        raise EvaluationError(text("{path}: an SQLite file, but not an Anki collection.", path=fmt.name(shown)))
 
 
-# What SQLite's and Anki's messages say about a damaged file, and how we say it.
+# What SQLite's and Anki's messages say about a damaged file, and how we say it (with what to do).
 _DAMAGE = (
-    ("malformed", "some of its pages cannot be read (SQLite: database disk image is malformed)"),
-    ("no such table", "a table Anki needs is missing ({detail})"),
-    ("no such column", "a table Anki needs lacks a column ({detail})"),
-    ("decode protobuf", "a deck, a preset or a setting is stored in a form Anki cannot read ({detail})"),
-    ("disk i/o error", "the file could not be read from the disk (SQLite: disk I/O error)"),
+    (
+        "malformed",
+        N_(
+            "the collection is damaged: some of its pages cannot be read (SQLite: database disk image is "
+            "malformed); open it in Anki and use Tools → Check Database, then try again."
+        ),
+    ),
+    (
+        "no such table",
+        N_(
+            "the collection is damaged: a table Anki needs is missing ({detail}); open it in Anki and use "
+            "Tools → Check Database, then try again."
+        ),
+    ),
+    (
+        "no such column",
+        N_(
+            "the collection is damaged: a table Anki needs lacks a column ({detail}); open it in Anki and use "
+            "Tools → Check Database, then try again."
+        ),
+    ),
+    (
+        "decode protobuf",
+        N_(
+            "the collection is damaged: a deck, a preset or a setting is stored in a form Anki cannot read "
+            "({detail}); open it in Anki and use Tools → Check Database, then try again."
+        ),
+    ),
+    (
+        "disk i/o error",
+        N_(
+            "the collection is damaged: the file could not be read from the disk (SQLite: disk I/O error); "
+            "open it in Anki and use Tools → Check Database, then try again."
+        ),
+    ),
 )
-CHECK_DATABASE = "open it in Anki and use Tools → Check Database, then try again."
+UNREADABLE = N_(
+    "Anki cannot read the collection ({error}); open it in Anki and use Tools → Check Database, then try again."
+)
 
 
 def damage_text(message: str) -> str:
@@ -176,8 +235,8 @@ def damage_text(message: str) -> str:
     for key, said in _DAMAGE:
         if key in low:
             detail = message[low.index(key) :].split('"')[0].split(")")[0].strip(" .,\\")
-            return f"the collection is damaged: {said.format(detail=detail)}; {CHECK_DATABASE}"
-    return f"Anki cannot read the collection ({message.strip()[:200]}); {CHECK_DATABASE}"
+            return text(said, detail=detail)
+    return text(UNREADABLE, error=message.strip()[:200])
 
 
 def is_damage(err: BaseException) -> bool:

@@ -22,6 +22,8 @@ from typing import IO, Any
 import numpy as np
 
 from ..errors import EvaluationError
+from ..explain import formatting as fmt
+from ..explain.lang import N_, _, n_, text
 from ..export.dataset import TABLES, USER, Tables
 
 MAX_ROWS = 20_000_000  # rows per table: 20M reviews is four times the largest collections we know of
@@ -72,7 +74,7 @@ class _Source:
 def read_tables(source: str, user: int | None = None) -> Tables:
     """Return the checked tables of an export zip, or of a folder in the anki-revlogs-10k layout (CSV or parquet)."""
     if not os.path.lexists(source):
-        raise EvaluationError(f"{source}: no such file or folder.")
+        raise EvaluationError(text("{path}: no such file or folder.", path=fmt.name(source)))
     data = _folder(source) if os.path.isdir(source) else _zip(source)
     tables = {}
     for name in TABLES:
@@ -80,10 +82,26 @@ def read_tables(source: str, user: int | None = None) -> Tables:
         if found is None:
             wanted = f"user_id={user}" if user is not None else USER
             held = sorted({_user_of(f) for f in data.files if _is_table_file(f, name)})
-            holds = f" (the data holds user_id={printable(', '.join(held))})" if held else ""
-            raise EvaluationError(f"{source}: no {name} table for {wanted}{holds}.")
+            raise EvaluationError(_no_table(source, name, wanted, held))
         tables[name] = _read_table(data, name, found)
     return Tables(**tables)
+
+
+def _no_table(source: str, name: str, wanted: str, held: list[str]) -> str:
+    """Return the sentence saying the dataset has no table `name` for the user `wanted` (`held`: its users)."""
+    if not held:
+        return text("{path}: no {table} table for {user}.", path=fmt.name(source), table=name, user=wanted)
+    return text(
+        "{path}: no {table} table for {user} (the data holds user_id={users}).",
+        path=fmt.name(source),
+        table=name,
+        user=wanted,
+        users=printable(", ".join(held)),
+    )
+
+
+def _not_regular(path: str) -> str:
+    return text("{path}: is not a regular file (a pipe, a device or a socket).", path=fmt.name(path))
 
 
 def _read_table(data: _Source, name: str, found: str) -> dict[str, np.ndarray]:
@@ -98,10 +116,19 @@ def _read_table(data: _Source, name: str, found: str) -> dict[str, np.ndarray]:
         finally:
             stream.close()
     except _READ_ERRORS as err:
-        raise EvaluationError(f"{found}: cannot be read ({printable(str(err), 120)}).") from None
+        raise EvaluationError(
+            text("{path}: cannot be read ({reason}).", path=fmt.name(found), reason=printable(str(err), 120))
+        ) from None
     missing = [c for c in TABLES[name] if c not in columns]
     if missing:
-        raise EvaluationError(f"{found}: the {name} table lacks the columns {', '.join(missing)}.")
+        raise EvaluationError(
+            text(
+                "{path}: the {table} table lacks the columns {columns}.",
+                path=fmt.name(found),
+                table=name,
+                columns=", ".join(missing),
+            )
+        )
     check_table(name, columns, found)
     return {c: columns[c] for c in TABLES[name]}
 
@@ -115,12 +142,12 @@ def _folder(source: str) -> _Source:
     def opener(rel: str) -> tuple[IO[bytes], int]:
         path = os.path.join(source, rel)
         if os.path.islink(path) and not os.path.exists(path):
-            raise EvaluationError(f"{rel}: is a symbolic link to a missing file.")
+            raise EvaluationError(text("{path}: is a symbolic link to a missing file.", path=fmt.name(rel)))
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a pipe opens at once, then is refused
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             os.close(fd)
-            raise EvaluationError(f"{rel}: is not a regular file (a pipe, a device or a socket).")
+            raise EvaluationError(_not_regular(rel))
         return os.fdopen(fd, "rb"), info.st_size
 
     return _Source(files, opener)
@@ -131,19 +158,33 @@ def _zip(source: str) -> _Source:
     try:
         info = os.stat(source)
         if not stat.S_ISREG(info.st_mode):
-            raise EvaluationError(f"{source}: is not a regular file (a pipe, a device or a socket).")
+            raise EvaluationError(_not_regular(source))
         with open(source, "rb") as f:
             if _declared_entries(f, info.st_size) > MAX_ENTRIES:
-                raise EvaluationError(f"{source}: a zip of more than {MAX_ENTRIES:,} files; not a dataset.")
+                raise EvaluationError(
+                    text(
+                        "{path}: a zip of more than {count} files; not a dataset.",
+                        path=fmt.name(source),
+                        count=fmt.count(MAX_ENTRIES),
+                    )
+                )
         z = zipfile.ZipFile(source)
     except EvaluationError:
         raise
     except Exception as err:  # a damaged central directory raises more than BadZipFile
-        raise EvaluationError(f"{source}: not a readable zip file ({printable(str(err), 120)}).") from None
+        raise EvaluationError(
+            text("{path}: not a readable zip file ({reason}).", path=fmt.name(source), reason=printable(str(err), 120))
+        ) from None
     files = z.namelist()
     outside = [f for f in files if _outside_root(f)]
     if outside:
-        raise EvaluationError(f"{source}: the zip holds a file outside its root ({printable(outside[0])}); refused.")
+        raise EvaluationError(
+            text(
+                "{path}: the zip holds a file outside its root ({file}); refused.",
+                path=fmt.name(source),
+                file=fmt.name(printable(outside[0])),
+            )
+        )
 
     def opener(rel: str) -> tuple[IO[bytes], int]:
         return z.open(rel), z.getinfo(rel).file_size  # the declared size; the stream is counted too
@@ -188,7 +229,11 @@ def _table_file(files: list[str], name: str, user: int | None) -> str | None:
     if user is None:
         if len(users) > 1:
             raise EvaluationError(
-                f"The data holds {len(users)} users; choose one with --user (e.g. {printable(users[0])})."
+                n_(
+                    "The data holds {count} users; choose one with --user (e.g. {user}).",
+                    "The data holds {count} users; choose one with --user (e.g. {user}).",
+                    len(users),
+                ).format(count=fmt.local(str(len(users))), user=printable(users[0]))
             )
     else:
         candidates = [f for f in candidates if f"user_id={user}/" in f]
@@ -200,33 +245,40 @@ def _table_file(files: list[str], name: str, user: int | None) -> str | None:
 def parse_csv(text: bytes | str) -> dict[str, np.ndarray]:
     """Return the whole-number columns of a CSV table with a header line (checked as read_csv does)."""
     data = text.encode() if isinstance(text, str) else text
-    return read_csv(io.BytesIO(data), "CSV table", len(data))
+    return read_csv(io.BytesIO(data), _("CSV table"), len(data))
 
 
 def read_csv(stream: IO[bytes], where: str, declared: int = 0) -> dict[str, np.ndarray]:
     """Return the whole-number columns (each in its smallest type) of a CSV stream, read block by block."""
     if declared > MAX_CSV_BYTES:
-        raise EvaluationError(f"{where}: {declared:,} bytes of CSV, more than the limit of {MAX_CSV_BYTES:,}.")
+        raise EvaluationError(
+            n_(
+                "{path}: {count} bytes of CSV, more than the limit of {limit}.",
+                "{path}: {count} bytes of CSV, more than the limit of {limit}.",
+                declared,
+            ).format(path=fmt.name(where), count=fmt.count(declared), limit=fmt.count(MAX_CSV_BYTES))
+        )
     head = stream.readline(MAX_LINE)
     names = [h.strip() for h in head.removeprefix(BOM).decode("utf-8", "replace").strip().split(",") if h.strip()]
     if not names or not head.endswith(b"\n") and stream.read(1):
-        raise EvaluationError(f"{where}: no header line (or one longer than {MAX_LINE:,} bytes).")
+        raise _over(where, N_("{path}: no header line (or one longer than {limit} bytes)."), MAX_LINE)
     parts: list[list[np.ndarray]] = [[] for _ in names]
     total, rows, carry = len(head), 0, b""
     while True:
         chunk = stream.read(BLOCK)
         total += len(chunk)
         if total > MAX_CSV_BYTES:
-            raise EvaluationError(f"{where}: more than {MAX_CSV_BYTES:,} bytes of CSV, the limit; nothing was read.")
+            raise _over(
+                where, N_("{path}: more than {limit} bytes of CSV, the limit; nothing was read."), MAX_CSV_BYTES
+            )
         block, carry = _whole_lines(carry, chunk)
         if len(carry) > MAX_LINE:
-            row = rows + block.count(b"\n") + 1
-            raise EvaluationError(f"{where}: row {row:,} (line {row + 1:,}) is longer than {MAX_LINE:,} bytes.")
+            raise _line_too_long(where, rows + block.count(b"\n") + 1)
         if block.strip():
             table = _parse_block(block, len(names), rows, where, names)
             rows += table.shape[0]
             if rows > MAX_ROWS:
-                raise EvaluationError(f"{where}: more than {MAX_ROWS:,} rows, the limit; nothing was read.")
+                raise _over(where, N_("{path}: more than {limit} rows, the limit; nothing was read."), MAX_ROWS)
             for i in range(len(names)):
                 parts[i].append(narrow(table[:, i]))
         if not chunk:
@@ -236,6 +288,24 @@ def read_csv(stream: IO[bytes], where: str, declared: int = 0) -> dict[str, np.n
         out[n] = np.concatenate(parts[i]) if parts[i] else np.zeros(0, dtype=np.int64)
         parts[i].clear()
     return out
+
+
+def _over(where: str, message: str, limit: int) -> EvaluationError:
+    """Return the error `message` (marked, with the fields path and limit) about a file past a limit."""
+    return EvaluationError(text(message, path=fmt.name(where), limit=fmt.count(limit)))
+
+
+def _line_too_long(where: str, row: int) -> EvaluationError:
+    """Return the error about a CSV row longer than MAX_LINE."""
+    return EvaluationError(
+        text(
+            "{path}: row {row} (line {line}) is longer than {limit} bytes.",
+            path=fmt.name(where),
+            row=fmt.count(row),
+            line=fmt.count(row + 1),
+            limit=fmt.count(MAX_LINE),
+        )
+    )
 
 
 def _whole_lines(carry: bytes, chunk: bytes) -> tuple[bytes, bytes]:
@@ -269,14 +339,21 @@ def _parse_block(block: bytes, ncols: int, first_row: int, where: str, names: li
     fail = _Failure(raw, line_end, first_row, where, names)
     bad = np.flatnonzero(~_ALLOWED[raw])
     if bad.size:
-        raise fail(int(bad[0]), "not a whole number")
+        raise fail(int(bad[0]), _("not a whole number"))
     sep, starts, length = _fields(raw, line_end, ncols, fail)
     _check_signs(raw, starts, length, fail)
     _check_magnitudes(raw, sep, starts, length, fail)
-    text = bytes(raw[:-1]).replace(b"\n", b",")  # checked above: digits, single commas, leading minus signs
-    values = np.fromstring(text.decode("ascii"), dtype=np.int64, sep=",")
+    joined = bytes(raw[:-1]).replace(b"\n", b",")  # checked above: digits, single commas, leading minus signs
+    values = np.fromstring(joined.decode("ascii"), dtype=np.int64, sep=",")
     if values.size != line_end.size * ncols:
-        raise EvaluationError(f"{where}: rows {first_row + 1:,}–{first_row + line_end.size:,} could not be read.")
+        raise EvaluationError(
+            text(
+                "{path}: rows {first}–{last} could not be read.",
+                path=fmt.name(where),
+                first=fmt.count(first_row + 1),
+                last=fmt.count(first_row + line_end.size),
+            )
+        )
     return values.reshape(-1, ncols)
 
 
@@ -304,7 +381,17 @@ class _Failure:
         line = bytes(self.raw[start : int(self.line_end[r])]).decode("utf-8", "replace")
         name = printable(self.names[col]) if col < len(self.names) else f"#{col + 1}"
         row = self.first_row + r + 1
-        return EvaluationError(f"{self.where}: row {row:,} (line {row + 1:,}), column {name}: {what} ({line[:80]!r}).")
+        return EvaluationError(
+            text(
+                "{path}: row {row} (line {line}), column {column}: {problem} ({line_text}).",
+                path=fmt.name(self.where),
+                row=fmt.count(row),
+                line=fmt.count(row + 1),
+                column=name,
+                problem=what,
+                line_text=repr(line[:80]),
+            )
+        )
 
 
 def _fields(raw: np.ndarray, line_end: np.ndarray, ncols: int, fail: _Failure) -> tuple[np.ndarray, ...]:
@@ -316,12 +403,19 @@ def _fields(raw: np.ndarray, line_end: np.ndarray, ncols: int, fail: _Failure) -
     wrong = np.flatnonzero(per_line != ncols - 1)
     if wrong.size:
         r = int(wrong[0])
-        raise fail(int(line_end[r - 1]) + 1 if r else 0, f"{per_line[r] + 1} values where the header has {ncols}")
+        values = int(per_line[r]) + 1
+        said = n_(
+            "{count} values where the header has {columns}", "{count} values where the header has {columns}", values
+        )
+        raise fail(
+            int(line_end[r - 1]) + 1 if r else 0,
+            said.format(count=fmt.local(str(values)), columns=fmt.local(str(ncols))),
+        )
     sep = np.flatnonzero(comma | (raw == ord("\n")))
     starts = np.concatenate(([0], sep[:-1] + 1))
     length = sep - starts
     if (length == 0).any():
-        raise fail(int(starts[np.flatnonzero(length == 0)[0]]), "an empty value")
+        raise fail(int(starts[np.flatnonzero(length == 0)[0]]), _("an empty value"))
     return sep, starts, length
 
 
@@ -332,10 +426,10 @@ def _check_signs(raw: np.ndarray, starts: np.ndarray, length: np.ndarray, fail: 
         return
     at_start = np.isin(minus, starts)
     if not at_start.all():
-        raise fail(int(minus[~at_start][0]), "not a whole number")
+        raise fail(int(minus[~at_start][0]), _("not a whole number"))
     lone = length[np.searchsorted(starts, minus)] == 1
     if lone.any():
-        raise fail(int(minus[lone][0]), "not a whole number")
+        raise fail(int(minus[lone][0]), _("not a whole number"))
 
 
 def _check_magnitudes(raw: np.ndarray, sep: np.ndarray, starts: np.ndarray, length: np.ndarray, fail: _Failure) -> None:
@@ -343,7 +437,7 @@ def _check_magnitudes(raw: np.ndarray, sep: np.ndarray, starts: np.ndarray, leng
     digits = length - (raw[starts] == ord("-"))
     too_long = np.flatnonzero(digits > MAX_DIGITS)
     if too_long.size:
-        raise fail(int(starts[too_long[0]]), f"a number of more than {MAX_DIGITS} digits")
+        raise fail(int(starts[too_long[0]]), text("a number of more than {count} digits", count=fmt.count(MAX_DIGITS)))
     longest = np.flatnonzero(digits == MAX_DIGITS)
     if longest.size:  # compare the 19-digit ones with int64's largest, digit by digit
         grid = raw[(sep[longest] - MAX_DIGITS)[:, None] + np.arange(MAX_DIGITS)]
@@ -351,7 +445,7 @@ def _check_magnitudes(raw: np.ndarray, sep: np.ndarray, starts: np.ndarray, leng
         at = differs.argmax(axis=1)
         over = differs.any(axis=1) & (grid[np.arange(at.size), at] > _INT64_MAX[at])
         if over.any():
-            raise fail(int(starts[longest[over][0]]), "a number too large for 64 bits")
+            raise fail(int(starts[longest[over][0]]), _("a number too large for 64 bits"))
 
 
 def printable(text: str, limit: int = 60) -> str:
@@ -371,8 +465,7 @@ def check_table(name: str, columns: dict[str, np.ndarray], where: str) -> None:
         bad = (v < low) | (v > high) if high is not None else v < low
         hit = np.flatnonzero(bad)
         if hit.size and (first is None or hit[0] < first[0]):
-            allowed = f"{low:,}–{high:,}" if high is not None else f"{low:,} or more"
-            first = (int(hit[0]), col, f"{int(v[hit[0]])} is outside {allowed}")
+            first = (int(hit[0]), col, _outside(int(v[hit[0]]), low, high))
     if name == "revlogs" and columns["card_id"].size > 1:
         card, day = columns["card_id"], columns["day_offset"]
         order = np.argsort(card, kind="stable")  # each card's rows in file order
@@ -381,10 +474,28 @@ def check_table(name: str, columns: dict[str, np.ndarray], where: str) -> None:
         if hit.size:
             r = int(order[1:][hit].min())
             if first is None or r < first[0]:
-                first = (r, "day_offset", "this card's day_offset goes back in time")
+                first = (r, "day_offset", _("this card's day_offset goes back in time"))
     if first is not None:
         r, col, what = first
-        raise EvaluationError(f"{where}: row {r + 1:,} (line {r + 2:,}), column {col}: {what}.")
+        raise EvaluationError(
+            text(
+                "{path}: row {row} (line {line}), column {column}: {problem}.",
+                path=fmt.name(where),
+                row=fmt.count(r + 1),
+                line=fmt.count(r + 2),
+                column=col,
+                problem=what,
+            )
+        )
+
+
+def _outside(value: int, low: int, high: int | None) -> str:
+    """Return what is wrong with a value outside its column's range ("9 is outside 1–4")."""
+    if high is None:
+        return text("{value} is outside {low} or more", value=fmt.local(str(value)), low=fmt.count(low))
+    return text(
+        "{value} is outside {low}–{high}", value=fmt.local(str(value)), low=fmt.count(low), high=fmt.count(high)
+    )
 
 
 def _read_parquet(
@@ -395,23 +506,41 @@ def _read_parquet(
     try:
         import pyarrow.parquet as pq
     except ImportError:
-        raise EvaluationError("Reading parquet needs pyarrow (pip install pyarrow); CSV needs nothing.") from None
+        raise EvaluationError(_("Reading parquet needs pyarrow (pip install pyarrow); CSV needs nothing.")) from None
     limit = MAX_CSV_BYTES
     data = stream.read(limit + 1)
     if len(data) > limit or declared > limit:
-        raise EvaluationError(f"{where}: a parquet file larger than {limit:,} bytes, the limit.")
+        raise EvaluationError(
+            text(
+                "{path}: a parquet file larger than {limit} bytes, the limit.",
+                path=fmt.name(where),
+                limit=fmt.count(limit),
+            )
+        )
     try:
         file = pq.ParquetFile(io.BytesIO(data))
         if file.metadata.num_rows > MAX_ROWS:
-            raise EvaluationError(f"{where}: {file.metadata.num_rows:,} rows, more than the limit of {MAX_ROWS:,}.")
+            raise EvaluationError(_too_many_rows(where, int(file.metadata.num_rows)))
         present = [c for c in wanted if c in file.schema_arrow.names]
         _check_parquet_types(file.schema_arrow, present, where)
         table = file.read(columns=present)
     except EvaluationError:
         raise
     except Exception as err:  # pyarrow's own errors: not a parquet file, corrupt pages, ...
-        raise EvaluationError(f"{where}: not a readable parquet file ({printable(str(err), 120)}).") from None
+        raise EvaluationError(
+            text(
+                "{path}: not a readable parquet file ({reason}).", path=fmt.name(where), reason=printable(str(err), 120)
+            )
+        ) from None
     return {c: _parquet_column(table.column(c), c, where) for c in present}
+
+
+def _too_many_rows(where: str, rows: int) -> str:
+    return n_(
+        "{path}: {count} rows, more than the limit of {limit}.",
+        "{path}: {count} rows, more than the limit of {limit}.",
+        rows,
+    ).format(path=fmt.name(where), count=fmt.count(rows), limit=fmt.count(MAX_ROWS))
 
 
 def _check_parquet_types(schema: Any, columns: list[str], where: str) -> None:
@@ -423,16 +552,37 @@ def _check_parquet_types(schema: Any, columns: list[str], where: str) -> None:
         if pa.types.is_dictionary(kind):
             kind = kind.value_type
         if not pa.types.is_integer(kind):
-            raise EvaluationError(f"{where}: column {c} holds {printable(str(kind))}, not whole numbers.")
+            raise EvaluationError(
+                text(
+                    "{path}: column {column} holds {type}, not whole numbers.",
+                    path=fmt.name(where),
+                    column=c,
+                    type=printable(str(kind)),
+                )
+            )
 
 
 def _parquet_column(column: Any, name: str, where: str) -> np.ndarray:
     """Return an integer column as int64 (narrowed), refusing empty values and values beyond 64 bits."""
     if column.null_count:
         row = int(np.flatnonzero(np.asarray(column.is_null()))[0])
-        raise EvaluationError(f"{where}: row {row + 1:,}, column {name}: an empty value.")
+        raise EvaluationError(
+            text(
+                "{path}: row {row}, column {column}: an empty value.",
+                path=fmt.name(where),
+                row=fmt.count(row + 1),
+                column=name,
+            )
+        )
     values = np.asarray(column.to_numpy())
     if values.dtype == np.uint64 and values.size and int(values.max()) > np.iinfo(np.int64).max:
         row = int(np.argmax(values > np.iinfo(np.int64).max))
-        raise EvaluationError(f"{where}: row {row + 1:,}, column {name}: a number too large for 64 bits.")
+        raise EvaluationError(
+            text(
+                "{path}: row {row}, column {column}: a number too large for 64 bits.",
+                path=fmt.name(where),
+                row=fmt.count(row + 1),
+                column=name,
+            )
+        )
     return narrow(values.astype(np.int64))

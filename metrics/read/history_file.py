@@ -9,6 +9,8 @@ import stat
 from typing import Any
 
 from ..errors import EvaluationError
+from ..explain import formatting as fmt
+from ..explain.lang import _, text
 from .dataset import printable
 
 MAX_BYTES = 4 * 1024 * 1024  # about 10,000 summaries; the add-on keeps far fewer
@@ -26,9 +28,9 @@ def read_history(path: str) -> list[dict[str, Any]]:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):  # a folder opens too (and fails only when read)
-            raise _refused(path, "not a regular file")
+            raise _refused(path, _("not a regular file"))
         if info.st_size > MAX_BYTES:
-            raise _refused(path, f"larger than {MAX_BYTES // 1024 // 1024} MB")
+            raise _refused(path, text("larger than {size} MB", size=fmt.local(str(MAX_BYTES // 1024 // 1024))))
         with os.fdopen(os.dup(fd), "rb") as f:
             raw = f.read(MAX_BYTES + 1)
     except OSError as err:  # unreadable, or gone meanwhile
@@ -38,9 +40,9 @@ def read_history(path: str) -> list[dict[str, Any]]:
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise _refused(path, "not JSON") from None
+        raise _refused(path, _("not JSON")) from None
     if not isinstance(doc, dict) or doc.get("version") != VERSION or not isinstance(doc.get("diagnoses"), list):
-        raise _refused(path, "not a history this add-on wrote")
+        raise _refused(path, _("not a history this add-on wrote"))
     return [d for d in doc["diagnoses"] if isinstance(d, dict)]
 
 
@@ -49,7 +51,11 @@ class HistoryUnreadable(EvaluationError):
 
     def __init__(self, path: str, why: str) -> None:
         super().__init__(
-            f"{printable(path, 200)}: cannot read the history of diagnoses ({why}); move the file away or name another."
+            text(
+                "{path}: cannot read the history of diagnoses ({reason}); move the file away or name another.",
+                path=fmt.name(printable(path, 200)),
+                reason=why,
+            )
         )
         self.path, self.why = printable(path, 200), why
 

@@ -10,6 +10,8 @@ import stat
 from typing import Any
 
 from ..errors import EvaluationError
+from ..explain import formatting as fmt
+from ..explain.lang import _, text
 from .dataset import printable
 
 MAX_BYTES = 1024 * 1024  # some thousand presets; the add-on keeps one entry per preset
@@ -22,7 +24,13 @@ class KeptUnreadable(EvaluationError):
     """The file cannot be read (`why`); it is left as it is."""
 
     def __init__(self, path: str, why: str) -> None:
-        super().__init__(f"{printable(path, 200)}: cannot read what the add-on keeps of each preset ({why}).")
+        super().__init__(
+            text(
+                "{path}: cannot read what the add-on keeps of each preset ({reason}).",
+                path=fmt.name(printable(path, 200)),
+                reason=why,
+            )
+        )
         self.path, self.why = printable(path, 200), why
 
 
@@ -38,9 +46,9 @@ def read_kept(path: str) -> dict[str, dict[str, Any]]:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise KeptUnreadable(path, "not a regular file")
+            raise KeptUnreadable(path, _("not a regular file"))
         if info.st_size > MAX_BYTES:
-            raise KeptUnreadable(path, f"larger than {MAX_BYTES // 1024} KB")
+            raise KeptUnreadable(path, text("larger than {size} KB", size=fmt.local(str(MAX_BYTES // 1024))))
         with os.fdopen(os.dup(fd), "rb") as f:
             raw = f.read(MAX_BYTES + 1)
     except OSError as err:
@@ -50,9 +58,9 @@ def read_kept(path: str) -> dict[str, dict[str, Any]]:
     try:
         doc = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise KeptUnreadable(path, "not JSON") from None
+        raise KeptUnreadable(path, _("not JSON")) from None
     if not isinstance(doc, dict) or doc.get("version") != VERSION or not isinstance(doc.get("presets"), dict):
-        raise KeptUnreadable(path, "not a file this add-on wrote")
+        raise KeptUnreadable(path, _("not a file this add-on wrote"))
     return {str(k)[:500]: _entry(v) for k, v in doc["presets"].items() if isinstance(v, dict)}
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import EvaluationError
+from ..explain import formatting as fmt
+from ..explain.lang import text
 
 KINDS = ("collection", "deck", "preset", "search")
 
@@ -25,7 +27,7 @@ def deck_search(col: Any, name: str) -> str:
     """Return Anki's search for a deck and its subdecks (by id), or raise if no deck has that name."""
     did = col.decks.id_for_name(name)
     if did is None:
-        raise EvaluationError(f'No deck named "{name}".')
+        raise EvaluationError(text('No deck named "{deck}".', deck=fmt.name(name)))
     ids = sorted({int(did), *(int(i) for i in col.decks.deck_and_child_ids(did))})
     return "did:" + ",".join(str(i) for i in ids)
 
@@ -33,9 +35,9 @@ def deck_search(col: Any, name: str) -> str:
 def scope_search(col: Any, kind: str, value: str = "") -> tuple[str | None, str | None]:
     """Return (Anki's search or None for every card, the label naming the scope or None: the search itself)."""
     if kind == "deck":
-        return deck_search(col, value), f'deck "{value}"'
+        return deck_search(col, value), text('deck "{deck}"', deck=fmt.name(value))
     if kind == "preset":
-        return preset_search(value), f'preset "{value}"'
+        return preset_search(value), text('preset "{preset}"', preset=fmt.name(value))
     if kind == "search":
         return value, None
     return None, None

@@ -23,7 +23,7 @@ import time
 import traceback
 
 from aqt import gui_hooks, mw
-from aqt.qt import QApplication, QDialog, QMenu, QTimer
+from aqt.qt import QApplication, QDialog, QMenu, Qt, QTimer
 
 MODE = os.environ.get("E2E_MODE", "")
 OUT = os.environ.get("E2E_OUT", "")
@@ -31,6 +31,7 @@ SHOTS = os.environ.get("E2E_SHOTS", "")
 DECK = os.environ.get("E2E_DECK", "")
 MENU_TEXT = "FSRS Calibration…"
 DECK_MENU_TEXT = "Evaluate FSRS on this deck…"
+ESCAPED = os.environ.get("E2E_TEXTS", "") == "1"  # record every visible text (the language tests)
 result: dict = {"mode": MODE, "log": []}
 started = time.monotonic()
 
@@ -74,9 +75,16 @@ def install() -> None:
     finish()
 
 
+def tools_action(text: str):
+    """Return the add-on's Tools entry: by its object name (any language), else by its English text."""
+    actions = mw.form.menuTools.actions()
+    named = [a for a in actions if a.objectName() == "fsrs_calibration_tools"]
+    return named[0] if named else {a.text(): a for a in actions}[text]
+
+
 def find_dialog() -> QDialog | None:
     for w in QApplication.topLevelWidgets():
-        if isinstance(w, QDialog) and w.isVisible() and w.windowTitle().startswith("FSRS Calibration"):
+        if isinstance(w, QDialog) and w.isVisible() and type(w).__name__ == "CalibrationDialog":
             return w
     return None
 
@@ -133,6 +141,7 @@ def wait_until(ready, then, deadline: float, name: str) -> None:
             then()
         elif time.monotonic() > deadline:
             result["error"] = f"timed out waiting for {name}"
+            result["anki_errors"] = getattr(getattr(mw, "errorHandler", None), "pool", "")  # what Anki caught
             finish()
         else:
             QTimer.singleShot(100, poll)
@@ -392,8 +401,7 @@ def start_diagnosis(dialog, ticker) -> None:
 
 @guarded
 def screens() -> None:
-    actions = {a.text(): a for a in mw.form.menuTools.actions()}
-    actions[MENU_TEXT].trigger()
+    tools_action(MENU_TEXT).trigger()
     wait_until(settled, screens_compare, time.monotonic() + 120, "screens")
 
 
@@ -427,6 +435,8 @@ def clipped_controls(dialog) -> list[str]:
     for w in dialog.findChildren(QWidget):
         if not isinstance(w, (QAbstractButton, QComboBox, QLineEdit, QTabBar)) or not w.isVisibleTo(dialog):
             continue
+        if isinstance(w.parentWidget(), QTabBar):
+            continue  # the tab bar's own scroll arrows (Qt draws them narrower than their hint)
         parent, scrolled = w.parentWidget(), False
         while parent is not None and parent is not dialog:
             if isinstance(parent, QAbstractScrollArea):
@@ -445,6 +455,56 @@ def clipped_controls(dialog) -> list[str]:
         if w.width() < hint.width() - 1 or w.height() < hint.height() - 1:
             problems.append(f"{name} squeezed: {w.width()}x{w.height()} < {hint.width()}x{hint.height()}")
     return problems
+
+
+def learner_names() -> list[str]:
+    """Return the names the learner gave (decks, each part of a deck's path, presets, note types): text the
+    catalog never holds."""
+    names = set()
+    for deck in mw.col.decks.all_names_and_ids():
+        names.add(deck.name)
+        names.update(deck.name.split("::"))
+    names.update(c["name"] for c in mw.col.decks.all_config())
+    names.update(m["name"] for m in mw.col.models.all())
+    language = sys.modules.get("fsrs_calibration.metrics.explain.lang")  # Anki's own words for our TERMS
+    names.update(language.current().terms.values() if language is not None else ())
+    return sorted(names)
+
+
+def visible_texts(dialog) -> list[str]:
+    """Return every text the dialog shows now: labels, buttons, tabs, group titles, table headers and cells,
+    tooltips of visible controls, the window title and the text views' contents (plain text)."""
+    from aqt.qt import QAbstractButton, QGroupBox, QLabel, QTabBar, QTableWidget, QTextEdit, QTreeWidget, QWidget
+
+    out = [dialog.windowTitle()]
+    for w in dialog.findChildren(QWidget):
+        if not w.isVisibleTo(dialog):
+            continue
+        out.append(w.toolTip())
+        if isinstance(w, QLabel):
+            out.append(_plain(w.text()) if w.textFormat() != 0 else w.text())
+        elif isinstance(w, QAbstractButton | QGroupBox):
+            out.append(w.text() if isinstance(w, QAbstractButton) else w.title())
+        elif isinstance(w, QTabBar):
+            out += [w.tabText(i) for i in range(w.count())] + [w.tabToolTip(i) for i in range(w.count())]
+        elif isinstance(w, QTextEdit):
+            out.append(w.toPlainText())
+        elif isinstance(w, QTableWidget):
+            out += _table_texts(w)
+        elif isinstance(w, QTreeWidget):
+            out += [w.headerItem().text(c) for c in range(w.columnCount())]
+    return sorted({t for t in out if t and t.strip()})
+
+
+def _table_texts(table) -> list[str]:
+    out = []
+    for c in range(table.columnCount()):
+        head = table.horizontalHeaderItem(c)
+        out += [head.text(), head.toolTip()] if head is not None else []
+        for r in range(table.rowCount()):
+            item = table.item(r, c)
+            out += [item.text(), item.toolTip()] if item is not None else []
+    return out
 
 
 def findings_visible(dialog) -> int:
@@ -480,6 +540,9 @@ def screens_check() -> None:
     }
     result["compared"] = dialog.comparison is not None
     result["diagnosed"] = dialog.diagnosis is not None
+    result["names"] = learner_names()
+    rtl = dialog.layoutDirection() == Qt.LayoutDirection.RightToLeft
+    result["direction"] = "right-to-left" if rtl else "left-to-right"
     checks = []
     sizes = [("opened", None), ("800x500", (800, 500))]
     for theme in ("light", "dark"):
@@ -501,10 +564,12 @@ def screens_check() -> None:
                         "dialog": [dialog.width(), dialog.height()],
                         "problems": clipped_controls(dialog),
                         "findings_visible": findings_visible(dialog),
+                        "texts": visible_texts(dialog) if ESCAPED and theme == "light" else [],
                     }
                 )
                 if SHOTS:
-                    tab = dialog.tabs.tabText(i).lower().replace(" ", "-")
+                    tab = f"{i + 1}" if ESCAPED else dialog.tabs.tabText(i)  # tab texts: any language
+                    tab = tab.lower().replace(" ", "-")
                     dialog.grab().save(os.path.join(SHOTS, f"{label}-{theme}-{tab}.png"))
     set_theme(False)
     result["checks"] = checks

@@ -14,9 +14,12 @@ HERE = Path(__file__).resolve().parent
 PROFILE = "Test"
 
 
-def make_base(base: Path, collection: str, python: str | None = None, ui_scale: float = 1.0) -> Path:
+def make_base(
+    base: Path, collection: str, python: str | None = None, ui_scale: float = 1.0, language: str = "en_US"
+) -> Path:
     """Create a base folder with one profile holding a copy of `collection` and the driver add-on; `ui_scale`:
-    Anki's own interface scale (Anki 25.07 sets QT_SCALE_FACTOR from it before Qt starts)."""
+    Anki's own interface scale (Anki 25.07 sets QT_SCALE_FACTOR from it before Qt starts); `language`: Anki's
+    interface language (as Preferences sets it)."""
     code = (
         "import sys\n"
         "from aqt.profiles import ProfileManager\n"
@@ -24,7 +27,7 @@ def make_base(base: Path, collection: str, python: str | None = None, ui_scale: 
         "pm.setupMeta()\n"
         f"pm.create({PROFILE!r})\n"
         "pm.meta['firstRun'] = False\n"
-        "pm.meta['defaultLang'] = 'en_US'\n"
+        f"pm.meta['defaultLang'] = {language!r}\n"
         f"pm.meta['uiScale'] = {float(ui_scale)!r}\n"
         f"pm.load({PROFILE!r})\n"
         "pm.profile['syncKey'] = None\n"

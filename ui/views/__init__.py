@@ -10,6 +10,7 @@ from typing import Any
 
 from aqt.qt import QTabWidget, QVBoxLayout, QWidget
 
+from ...metrics.explain.lang import _
 from ..turns import NEXT_TURN_MS, later
 from ..widgets import View
 
@@ -28,7 +29,8 @@ class Tabs(QTabWidget):
 
 
 class Views:
-    """The tabs' views by name, in tab order, built from `makers` (name -> (title, make)); `first` at once."""
+    """The tabs' views by name, in tab order, built from `makers` (name -> (title, make)); `first` at once.
+    A title is the English message (a view's `title`, marked with N_): translated here, where its tab is added."""
 
     def __init__(
         self,
@@ -51,7 +53,7 @@ class Views:
             if view is None:
                 page = self._pages[name] = QWidget()
                 QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
-            self.tabs.addTab(view or self._pages[name], title)
+            self.tabs.addTab(view or self._pages[name], _(title))
         self.tabs.currentChanged.connect(self._tab_shown)  # currentChanged(int): the tab shown
         later(self.tabs, NEXT_TURN_MS, self._build_next)
 

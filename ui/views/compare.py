@@ -20,32 +20,40 @@ from aqt.qt import (
 )
 
 from ...metrics.explain import formatting as fmt
+from ...metrics.explain.lang import N_, _, text
 from ...metrics.explain.names import MODEL_DESCRIPTIONS, MODEL_NAMES, MODEL_SHORT
 from ..chart import MODEL_COLORS, ChartWidget
 from ..text import label, tooltip
 from ..turns import on
 from ..widgets import NumberItem, View, combo, fit_rows, page, set_row, table
 
-COMPARE_HELP = (
+COMPARE_HELP = N_(
     "Scores several models on the same reviews: the ones a time-series split tests (every review after the "
     "first sixth, in time order). 'FSRS, trained on earlier reviews' is trained by Anki's own optimizer five "
     "times, each time only on the reviews before the part it predicts: that number is comparable with the FSRS "
     "benchmark's. This takes longer than an evaluation."
 )
-UM_HELP = (
+UM_HELP = N_(
     "UM+ (Universal Metric+, from fsrs-vs-sm17): how far the row model's predictions are from your answers in "
     "the groups of reviews where the row and column models disagree by about the same amount. Lower is better; "
     "each model is ranked by its worst opponent."
 )
-HEADERS = ["Model", "Log loss", "95% interval", "RMSE (bins)", "AUC", "UM+ (worst)"]
+HEADERS = [N_("Model"), N_("Log loss"), N_("95% interval"), N_("RMSE (bins)"), N_("AUC"), N_("UM+ (worst)")]
 TIPS = [
-    "Hover a model for what it is",
-    "Lower is better",
-    "95% interval of the log loss",
-    "In percentage points; lower is better",
-    "0.5 is a coin flip, 1.0 perfect ranking",
+    N_("Hover a model for what it is"),
+    N_("Lower is better"),
+    N_("95% interval of the log loss"),
+    N_("In percentage points; lower is better"),
+    N_("0.5 is a coin flip, 1.0 perfect ranking"),
     UM_HELP,
 ]
+PRESS = N_("Press Compare models.")
+UM_CHOICES = [("um_plus", N_("UM+")), ("um", N_("UM"))]
+
+
+def _model(names: dict[str, str], model: str) -> str:
+    """Return a model's name (or short name, or description) in the language in use; an unknown model its id."""
+    return _(names[model]) if model in names else model
 
 
 def _swatch(color: str) -> QPixmap:
@@ -57,7 +65,7 @@ def _swatch(color: str) -> QPixmap:
 class CompareView(View):
     """Runs the comparison on demand and shows its table, curves, UM/UM+ matrix and plain-words advice."""
 
-    title = "Compare models"
+    title = N_("Compare models")
     own_results = True
     greys_when_stale = False  # greyed by the dialog, by what its own results were made for
 
@@ -68,13 +76,15 @@ class CompareView(View):
         layout = QVBoxLayout(inner)
         layout.setContentsMargins(4, 4, 4, 4)
         row = QHBoxLayout()
-        self.button = QPushButton("Compare models")
+        self.button = QPushButton(_("Compare models"))
         on(self.button.clicked, run_compare)
-        self.button.setToolTip(tooltip(COMPARE_HELP))
+        self.button.setToolTip(tooltip(_(COMPARE_HELP)))
         row.addWidget(self.button)
         hint = label(
-            "FSRS (your presets, the defaults, trained on earlier reviews), SM-2, Anki's intervals and "
-            "two simple baselines, on the same reviews."
+            _(
+                "FSRS (your presets, the defaults, trained on earlier reviews), SM-2, Anki's intervals and "
+                "two simple baselines, on the same reviews."
+            )
         )
         row.addWidget(hint, 1)
         layout.addLayout(row)
@@ -82,20 +92,22 @@ class CompareView(View):
         self.advice.setOpenLinks(False)
         self.advice.setMinimumHeight(48)
         advice_box = self.advice
-        self.table = table(HEADERS, TIPS)
+        self.table = table([_(h) for h in HEADERS], [_(t) for t in TIPS])
         self.table.setSortingEnabled(True)
         self.chart = ChartWidget()
-        self.chart.empty_text = "Press Compare models."
-        self.um_choice = combo([("um_plus", "UM+"), ("um", "UM")])
+        self.chart.empty_text = _(PRESS)
+        self.um_choice = combo([(key, _(name)) for key, name in UM_CHOICES])
         self.um_choice.setToolTip(
             tooltip(
-                "UM+: bins where the two models disagree. UM: bins of the column "
-                "model's predictions. Lower is better for the row model."
+                _(
+                    "UM+: bins where the two models disagree. UM: bins of the column "
+                    "model's predictions. Lower is better for the row model."
+                )
             )
         )
         on(self.um_choice.currentIndexChanged, self._fill_um)
         self.um_table = table([], stretch=None)
-        self.um_table.setToolTip(tooltip(UM_HELP))
+        self.um_table.setToolTip(tooltip(_(UM_HELP)))
         um = QWidget()
         um_layout = QVBoxLayout(um)
         um_layout.setContentsMargins(0, 0, 0, 0)
@@ -128,10 +140,10 @@ class CompareView(View):
         t.setRowCount(len(cmp.models))
         for row, (name, m) in enumerate(cmp.models.items()):
             worst = max((v for v in cmp.um_plus[name].values() if v is not None), default=None)
-            label = QTableWidgetItem(MODEL_NAMES.get(name, name))
+            label = QTableWidgetItem(_model(MODEL_NAMES, name))
             label.setData(Qt.ItemDataRole.UserRole, name)
             label.setIcon(QIcon(_swatch(colors[name])))
-            label.setToolTip(tooltip(MODEL_DESCRIPTIONS.get(name, name)))
+            label.setToolTip(tooltip(_model(MODEL_DESCRIPTIONS, name)))
             cells = [
                 label,
                 NumberItem(m.log_loss, fmt.log_loss(m.log_loss)),
@@ -144,7 +156,7 @@ class CompareView(View):
         t.setSortingEnabled(True)
         t.sortItems(1)  # best log loss first
         fit_rows(t)
-        self.chart.show_overlay([(MODEL_NAMES.get(n, n), m.calibration) for n, m in cmp.models.items()])
+        self.chart.show_overlay([(_model(MODEL_NAMES, n), m.calibration) for n, m in cmp.models.items()])
         self._fill_um()
         self.advice.setPlainText("\n\n".join(comparison_advice(cmp)))
 
@@ -160,8 +172,8 @@ class CompareView(View):
             return
         matrix = getattr(cmp, self.um_choice.currentData())
         names = list(cmp.models)
-        short = [MODEL_SHORT.get(n, n) for n in names]
-        full = [MODEL_NAMES.get(n, n) for n in names]
+        short = [_model(MODEL_SHORT, n) for n in names]
+        full = [_model(MODEL_NAMES, n) for n in names]
         um = self.um_table
         um.setRowCount(len(names))
         um.setColumnCount(len(names))
@@ -184,7 +196,8 @@ class CompareView(View):
                     heat = QColor("#E69F00")
                     heat.setAlphaF(0.15 + 0.75 * (v / top if top else 0))
                     item.setBackground(heat)
-                item.setToolTip(tooltip(f"{full[i]}, judged where it disagrees with {full[j]}"))
+                judged = text("{model}, judged where it disagrees with {referee}", model=full[i], referee=full[j])
+                item.setToolTip(tooltip(judged))
                 um.setItem(i, j, item)
 
     def set_running(self, running: bool) -> None:
@@ -194,5 +207,5 @@ class CompareView(View):
         self.comparison = None
         self.table.setRowCount(0)
         self.um_table.setRowCount(0)
-        self.chart.clear("Press Compare models.")
+        self.chart.clear(_(PRESS))
         self.advice.setPlainText("")

@@ -8,19 +8,29 @@ from typing import Any
 from aqt.qt import Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ...metrics.explain import formatting as fmt
+from ...metrics.explain.lang import N_, _
 from ..text import label, tooltip
 from ..widgets import NumberItem, View, page, set_row, table
 
-HEADERS = ["Deck", "Preset", "Reviews", "Predicted", "Measured", "Log loss", "RMSE (bins)", "AUC"]
+HEADERS = [
+    N_("Deck"),
+    N_("Preset"),
+    N_("Reviews"),
+    N_("Predicted"),
+    N_("Measured"),
+    N_("Log loss"),
+    N_("RMSE (bins)"),
+    N_("AUC"),
+]
 TIPS = [
-    "Cards whose home deck it is (subdecks have their own rows)",
-    "The deck's options preset",
-    "Reviews scored",
-    "FSRS's mean predicted recall",
-    "Your measured recall (Hard, Good or Easy)",
-    "Lower is better",
-    "In percentage points; lower is better",
-    "0.5 is a coin flip, 1.0 perfect ranking",
+    N_("Cards whose home deck it is (subdecks have their own rows)"),
+    N_("The deck's options preset"),
+    N_("Reviews scored"),
+    N_("FSRS's mean predicted recall"),
+    N_("Your measured recall (Hard, Good or Easy)"),
+    N_("Lower is better"),
+    N_("In percentage points; lower is better"),
+    N_("0.5 is a coin flip, 1.0 perfect ranking"),
 ]
 REVIEWS_COLUMN = 2
 
@@ -28,7 +38,7 @@ REVIEWS_COLUMN = 2
 class DecksView(View):
     """A sortable table of the per-deck numbers; double-clicking a deck evaluates it with its subdecks."""
 
-    title = "Per deck"
+    title = N_("Per deck")
 
     def __init__(self, open_deck: Callable[[str], None], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -36,10 +46,10 @@ class DecksView(View):
         inner = QWidget()
         layout = QVBoxLayout(inner)
         layout.setContentsMargins(4, 4, 4, 4)
-        hint = label("Cards count in their home deck. Double-click a deck to evaluate it with its subdecks.")
+        hint = label(_("Cards count in their home deck. Double-click a deck to evaluate it with its subdecks."))
         layout.addWidget(hint)
-        self.table = table(HEADERS, TIPS)
-        self.table.setToolTip(tooltip("Click a column header to sort by it."))
+        self.table = table([_(h) for h in HEADERS], [_(t) for t in TIPS])
+        self.table.setToolTip(tooltip(_("Click a column header to sort by it.")))
         self.table.cellDoubleClicked.connect(self._open_row)  # cellDoubleClicked(row, column)
         layout.addWidget(self.table, 1)
         page(self, inner, 480, 240)

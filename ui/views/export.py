@@ -7,42 +7,48 @@ from collections.abc import Callable
 from aqt.qt import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from ...metrics.explain import formatting as fmt
+from ...metrics.explain.lang import N_, _, text
 from ..text import label, set_plain, tooltip
 from ..turns import on
 from ..widgets import View, page
 
-LEAVES = (
+LEAVES = N_(
     "Leaves your computer: for each review its answer button, kind, time taken and day number; card, note, "
     "deck and preset numbers (all renumbered from 0)."
 )
-NEVER = (
+NEVER = N_(
     "Never leaves: card text, names of decks, presets, note types or tags, dates, times of day, your time "
     "zone, profile or file names."
 )
-WHY_COUNTS = (
+WHY_COUNTS = N_(
     "The export holds every rated review from each card's last learning start, same-day repeats and learning "
     "steps included, as the FSRS benchmark's dataset does; the evaluation scores only reviews on a later day "
     "than the card's previous review (and leaves out cards reset or rescheduled after learning, and reviews "
     "before a preset's 'ignore reviews before' date)."
 )
+FOLDER = N_("FOLDER")  # the folder the learner picks, in a command line
 
 
 def what_next(path: str) -> str:
-    """Return the steps after saving an export to `path`."""
-    return (
-        f"Saved {path}.\n\nWhat next:\n"
+    """Return the steps after saving an export to `path` (the commands as they are typed: never translated)."""
+    folder = _(FOLDER)
+    return text(
+        "Saved {path}.\n\nWhat next:\n"
         "• Contribute it: the FSRS benchmark (github.com/open-spaced-repetition/srs-benchmark) collects such "
         "files; share it there only if you want to.\n"
-        f'• Score it yourself: fsrs-calibration evaluate-dataset "{path}"\n'
-        f'• Run srs-benchmark on it: fsrs-calibration to-parquet "{path}" FOLDER, then pass FOLDER to '
-        "srs-benchmark's --data option."
+        "• Score it yourself: {evaluate}\n"
+        "• Run srs-benchmark on it: {to_parquet}, then pass {folder} to srs-benchmark's --data option.",
+        path=fmt.name(path),
+        evaluate=f'fsrs-calibration evaluate-dataset "{path}"',
+        to_parquet=f'fsrs-calibration to-parquet "{path}" {folder}',
+        folder=folder,
     )
 
 
 class ExportView(View):
     """Explains the export, prepares it in the background, saves it, then says what to do with it."""
 
-    title = "Export"
+    title = N_("Export")
     own_results = True
     greys_when_stale = False
 
@@ -51,20 +57,20 @@ class ExportView(View):
         inner = QWidget()
         layout = QVBoxLayout(inner)
         layout.setContentsMargins(6, 6, 6, 6)
-        for text in (LEAVES, NEVER):
-            layout.addWidget(label(text))
+        for words in (LEAVES, NEVER):
+            layout.addWidget(label(_(words)))
         row = QHBoxLayout()
-        self.prepare_button = QPushButton("Prepare export")
+        self.prepare_button = QPushButton(_("Prepare export"))
         on(self.prepare_button.clicked, prepare)
-        self.save_button = QPushButton("Save as…")
+        self.save_button = QPushButton(_("Save as…"))
         on(self.save_button.clicked, save)
         self.save_button.setEnabled(False)
         row.addWidget(self.prepare_button)
         row.addWidget(self.save_button)
         row.addStretch(1)
         layout.addLayout(row)
-        self.summary = label("The export covers the scope chosen above.")
-        self.summary.setToolTip(tooltip(WHY_COUNTS))
+        self.summary = label(_("The export covers the scope chosen above."))
+        self.summary.setToolTip(tooltip(_(WHY_COUNTS)))
         layout.addWidget(self.summary)
         self.next = label("", selectable=True)
         layout.addWidget(self.next)
@@ -73,16 +79,19 @@ class ExportView(View):
 
     def show_prepared(self, rows: dict[str, int], scored: int | None) -> None:
         """Show what the prepared export holds, and how it relates to the reviews scored."""
-        text = (
-            f"The export holds {fmt.count(rows['revlogs'])} reviews of {fmt.count(rows['cards'])} cards in "
-            f"{fmt.count(rows['decks'])} decks."
+        summary = text(
+            "The export holds {reviews} reviews of {cards} cards in {decks} decks.",
+            reviews=fmt.count(rows["revlogs"]),
+            cards=fmt.count(rows["cards"]),
+            decks=fmt.count(rows["decks"]),
         )
         if scored is not None:
-            text += (
-                f" The evaluation scored {fmt.count(scored)} of them: the export keeps same-day repeats and "
-                "learning steps (as the FSRS benchmark's dataset does), which are never scored."
+            summary += " " + text(
+                "The evaluation scored {scored} of them: the export keeps same-day repeats and learning steps (as "
+                "the FSRS benchmark's dataset does), which are never scored.",
+                scored=fmt.count(scored),
             )
-        set_plain(self.summary, text)
+        set_plain(self.summary, summary)
         self.save_button.setEnabled(rows["revlogs"] > 0)
         set_plain(self.next, "")
 

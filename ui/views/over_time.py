@@ -8,22 +8,23 @@ from typing import Any
 from aqt.qt import QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ...metrics.explain import formatting as fmt
+from ...metrics.explain.lang import N_, _, text
 from ..chart import ChartWidget
 from ..text import label
 from ..widgets import NumberItem, View, page, set_row, table
 
-HEADERS = ["Month", "Reviews", "Predicted", "Measured", "Log loss", "RMSE (bins)"]
+HEADERS = [N_("Month"), N_("Reviews"), N_("Predicted"), N_("Measured"), N_("Log loss"), N_("RMSE (bins)")]
 TIPS = [
-    "Calendar month of the reviews (your time zone)",
-    "Reviews scored that month",
-    "FSRS's mean predicted recall",
-    "Your measured recall (Hard, Good or Easy)",
-    "Lower is better; it also depends on how much you remember",
-    "In percentage points; lower is better",
+    N_("Calendar month of the reviews (your time zone)"),
+    N_("Reviews scored that month"),
+    N_("FSRS's mean predicted recall"),
+    N_("Your measured recall (Hard, Good or Easy)"),
+    N_("Lower is better; it also depends on how much you remember"),
+    N_("In percentage points; lower is better"),
 ]
-HINT = (
+HINT = N_(  # text(): it names Anki's setting
     "Each month's reviews, predicted by the parameters you use now. A change you made (re-optimizing, another "
-    "desired retention) shows as measured and predicted recall coming together, or log loss going down, after it."
+    "{desired_retention}) shows as measured and predicted recall coming together, or log loss going down, after it."
 )
 
 
@@ -41,17 +42,17 @@ class _MonthBin:
 class OverTimeView(View):
     """A chart of predicted and measured recall by month, and the months' numbers."""
 
-    title = "Over time"
+    title = N_("Over time")
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         inner = QWidget()
         layout = QVBoxLayout(inner)
         layout.setContentsMargins(4, 4, 4, 4)
-        hint = label(HINT)
+        hint = label(text(HINT))
         layout.addWidget(hint)
         self.chart = ChartWidget()
-        self.table = table(HEADERS, TIPS)
+        self.table = table([_(h) for h in HEADERS], [_(t) for t in TIPS])
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.chart)
         splitter.addWidget(self.table)
@@ -66,7 +67,7 @@ class OverTimeView(View):
         if bins:
             self.chart.show_feature(bins, "month")
         else:
-            self.chart.clear("No dates to group by (a dataset holds days, not dates).")
+            self.chart.clear(_("No dates to group by (a dataset holds days, not dates)."))
         t = self.table
         t.setSortingEnabled(False)
         t.setRowCount(len(months))
@@ -83,5 +84,5 @@ class OverTimeView(View):
         t.setSortingEnabled(True)
 
     def clear(self, text: str) -> None:
-        self.chart.clear("No results.")
+        self.chart.clear(_("No results."))
         self.table.setRowCount(0)

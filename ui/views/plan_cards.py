@@ -9,7 +9,9 @@ from typing import Any
 
 from aqt.qt import QFrame, QHBoxLayout, QPushButton, Qt, QToolButton, QVBoxLayout, QWidget
 
+from ...metrics.explain import formatting as fmt
 from ...metrics.explain import plan as words
+from ...metrics.explain.lang import _, current, text
 from ..anki_screens import ACTION_LABELS
 from ..text import label, rich, set_markup, set_plain, tooltip
 from ..turns import on
@@ -28,15 +30,15 @@ class Why(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.toggle = QToolButton()
-        self.toggle.setText(words.WHY)
+        self.toggle.setText(_(words.WHY))
         self.toggle.setCheckable(True)
         self.toggle.setAutoRaise(True)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.toggle.toggled.connect(self._open)  # toggled(bool): whether it is open
+        self.toggle.toggled.connect(self._fold_toggled)  # toggled(bool): whether it is open
         self.setVisible(False)  # nothing to show (and no space taken) until opened
 
-    def _open(self, shown: bool) -> None:
+    def _fold_toggled(self, shown: bool) -> None:
         self.setVisible(shown)
         if self.body is None:
             self.body = self.make()
@@ -56,12 +58,12 @@ class StepCard(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 3, 6, 3)
-        text = label(selectable=True, squeeze=True)
-        set_markup(text, rich("<b>{n}.</b> {text}", n=number, text=step.text))
+        sentence = label(selectable=True, squeeze=True)
+        set_markup(sentence, rich(_("<b>{n}.</b> {step}"), n=fmt.count(number), step=step.text))
         self.anki_actions = [step.button] if step.button else []
         row, self.buttons = action_buttons(self.anki_actions, act)
-        row.insertWidget(0, text, 1)  # the sentence, then its button and Why? on the same line
-        row.setAlignment(text, Qt.AlignmentFlag.AlignVCenter)
+        row.insertWidget(0, sentence, 1)  # the sentence, then its button and Why? on the same line
+        row.setAlignment(sentence, Qt.AlignmentFlag.AlignVCenter)
         self.why = Why(lambda: _evidence(step, findings_html))
         row.addWidget(self.why.toggle)
         layout.addLayout(row)
@@ -81,12 +83,12 @@ def _evidence(step: Any, findings_html: Callable[[list[Any]], str]) -> QWidget:
     for f in step.findings:
         if f.id == "desired-retention":
             layout.addWidget(RetentionChart(f.evidence))
-    text = label(selectable=True)
+    words_shown = label(selectable=True)
     if step.findings:
-        set_markup(text, findings_html(list(step.findings)))
+        set_markup(words_shown, findings_html(list(step.findings)))
     else:
-        set_plain(text, words.WHY_AFTER.format(because=", ".join(step.because)))
-    layout.addWidget(text)
+        set_plain(words_shown, text(words.WHY_AFTER, because=", ".join(step.because)))
+    layout.addWidget(words_shown)
     return box
 
 
@@ -99,18 +101,19 @@ class PresetBox(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 4)
         head = label()
-        values = {"preset": plan.preset, "reviews": f"{plan.reviews:,}"}
+        values = {"preset": fmt.name(plan.preset), "reviews": fmt.count(plan.reviews)}
         if plan.steps or plan.notes:
-            set_markup(head, rich(words.PRESET_HEAD_RICH, **values))
+            set_markup(head, rich(_(words.PRESET_HEAD_RICH), **values))
         else:
-            set_markup(head, rich(words.PRESET_NOTHING_RICH, **values, nothing=words.NOTHING))
+            set_markup(head, rich(_(words.PRESET_NOTHING_RICH), **values, nothing=_(words.NOTHING)))
         layout.addWidget(head)
         self.steps = [StepCard(n, step, act, findings_html) for n, step in enumerate(plan.steps, 1)]
         for card in self.steps:
             layout.addWidget(card)
         for note in plan.notes:  # under the preset's steps, indented as they are: this preset's
-            line = label(words.NOTE.format(note=note))
-            line.setStyleSheet("font-style: italic; margin-left: 12px")
+            line = label(text(words.NOTE, note=note))
+            slanted = "" if current().right_to_left else "font-style: italic; "  # Arabic, Hebrew: no italics
+            line.setStyleSheet(slanted + "margin-left: 12px")
             layout.addWidget(line)
 
 
@@ -125,11 +128,11 @@ class FindingCard(QFrame):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
-        text = label(selectable=True)
-        set_markup(text, html)
+        words_shown = label(selectable=True)
+        set_markup(words_shown, html)
         if finding.why:
-            text.setToolTip(tooltip(f"Why we think so: {finding.why}"))
-        layout.addWidget(text)
+            words_shown.setToolTip(tooltip(text("Why we think so: {why}", why=finding.why)))
+        layout.addWidget(words_shown)
         row, self.buttons = action_buttons(self.anki_actions, act)
         row.addStretch(1)
         layout.addLayout(row)
@@ -146,7 +149,7 @@ def action_buttons(actions: list[dict[str, Any]], act: Act) -> tuple[QHBoxLayout
     buttons = []
     for action in actions:
         kind = str(action.get("kind"))
-        button = QPushButton(ACTION_LABELS.get(kind, kind))
+        button = QPushButton(text(ACTION_LABELS[kind]) if kind in ACTION_LABELS else kind)
         button.setAutoDefault(False)
         button.setToolTip(tooltip(action_tip(action)))
         on(button.clicked, _calling(act, action))
@@ -158,8 +161,8 @@ def action_buttons(actions: list[dict[str, Any]], act: Act) -> tuple[QHBoxLayout
 def action_tip(action: dict[str, Any]) -> str:
     """Return the tooltip of an action's button: what it opens in Anki."""
     if action.get("kind") == "deck-options":
-        return words.TIP_DECK_OPTIONS.format(preset=action.get("preset", ""))
-    return words.TIP_SEARCH.format(search=action.get("search", ""))
+        return text(words.TIP_DECK_OPTIONS, preset=fmt.name(str(action.get("preset", ""))))
+    return text(words.TIP_SEARCH, search=fmt.name(str(action.get("search", ""))))
 
 
 def _calling(act: Act, action: dict[str, Any]) -> Callable[[], None]:

@@ -6,13 +6,14 @@ from typing import Any
 
 from aqt.qt import QFontDatabase, QPlainTextEdit, QVBoxLayout, QWidget
 
+from ...metrics.explain.lang import N_
 from ..widgets import View
 
 
 class ReportView(View):
     """The text report of the evaluation (what Copy results puts on the clipboard)."""
 
-    title = "Report"
+    title = N_("Report")
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)

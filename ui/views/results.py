@@ -7,31 +7,42 @@ from typing import Any
 from aqt.qt import QHBoxLayout, QLabel, QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ...metrics.explain import formatting as fmt
+from ...metrics.explain.lang import N_, _, text
 from ..chart import ChartWidget
 from ..text import label, set_plain, set_rich, tooltip
 from ..widgets import NumberItem, View, page, table
 
 HELP = {
-    "reviews": "Reviews scored: every review of a card on a later day than its previous review. "
-    "Same-day repeats are never scored.",
-    "log_loss": "Log loss: how surprised FSRS was by your answers, on average. Lower is better. "
-    "It punishes confident mistakes hard and cannot be gamed by clever averaging.",
-    "rmse": "RMSE (bins), in percentage points: how far predicted recall is from measured recall over groups "
-    "of similar reviews (interval, number of reviews, number of lapses). Lower is better. On its own it can "
-    "be gamed (a model that predicts averages can score well while ranking cards badly), so read it beside "
-    "log loss and AUC.",
-    "auc": "AUC: can FSRS tell the reviews you forget from those you remember? 0.5 is a coin flip, "
-    "1.0 is perfect ranking; FSRS is typically around 0.7.",
-    "retention": "Measured retention is the share of scored reviews answered Hard, Good or Easy; "
-    "predicted is FSRS's average prediction for them. A good FSRS has the two close.",
+    "reviews": N_(
+        "Reviews scored: every review of a card on a later day than its previous review. "
+        "Same-day repeats are never scored."
+    ),
+    "log_loss": N_(
+        "Log loss: how surprised FSRS was by your answers, on average. Lower is better. "
+        "It punishes confident mistakes hard and cannot be gamed by clever averaging."
+    ),
+    "rmse": N_(
+        "RMSE (bins), in percentage points: how far predicted recall is from measured recall over groups "
+        "of similar reviews (interval, number of reviews, number of lapses). Lower is better. On its own it can "
+        "be gamed (a model that predicts averages can score well while ranking cards badly), so read it beside "
+        "log loss and AUC."
+    ),
+    "auc": N_(
+        "AUC: can FSRS tell the reviews you forget from those you remember? 0.5 is a coin flip, "
+        "1.0 is perfect ranking; FSRS is typically around 0.7."
+    ),
+    "retention": N_(
+        "Measured retention is the share of scored reviews answered Hard, Good or Easy; "
+        "predicted is FSRS's average prediction for them. A good FSRS has the two close."
+    ),
 }
-BIN_HEADERS = ["Predicted R", "Reviews", "Mean predicted", "Measured", "95% interval"]
+BIN_HEADERS = [N_("Predicted R"), N_("Reviews"), N_("Mean predicted"), N_("Measured"), N_("95% interval")]
 
 
 class ResultsView(View):
     """The headline numbers and the calibration chart with its table of bins."""
 
-    title = "Calibration"
+    title = N_("Calibration")
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -42,7 +53,7 @@ class ResultsView(View):
         self.labels: dict[str, QLabel] = {}
         for key in ("reviews", "log_loss", "rmse", "auc", "retention"):
             number = label("")
-            number.setToolTip(tooltip(HELP[key]))
+            number.setToolTip(tooltip(_(HELP[key])))
             self.labels[key] = number
             row.addWidget(number, 1)
         layout.addLayout(row)
@@ -52,7 +63,7 @@ class ResultsView(View):
         layout.addWidget(self.notes)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.chart = ChartWidget()
-        self.bins = table(BIN_HEADERS, stretch=None)
+        self.bins = table([_(h) for h in BIN_HEADERS], stretch=None)
         self.splitter.addWidget(self.chart)
         self.splitter.addWidget(self.bins)
         self.splitter.setStretchFactor(0, 3)
@@ -66,23 +77,23 @@ class ResultsView(View):
 
         o = ev.overall
         n, cards = fmt.count(o.reviews), fmt.count(o.cards)
-        set_rich(self.labels["reviews"], "<b>{n}</b> reviews, {cards} cards", n=n, cards=cards)
-        set_rich(self.labels["log_loss"], "Log loss <b>{v}</b>", v=fmt.log_loss(o.log_loss))
-        set_rich(self.labels["rmse"], "RMSE (bins) <b>{v}</b>", v=fmt.rmse(o.rmse_bins))
-        set_rich(self.labels["auc"], "AUC <b>{v}</b>", v=fmt.auc(o.auc))
+        set_rich(self.labels["reviews"], _("<b>{reviews}</b> reviews, {cards} cards"), reviews=n, cards=cards)
+        set_rich(self.labels["log_loss"], _("Log loss <b>{value}</b>"), value=fmt.log_loss(o.log_loss))
+        set_rich(self.labels["rmse"], _("RMSE (bins) <b>{value}</b>"), value=fmt.rmse(o.rmse_bins))
+        set_rich(self.labels["auc"], _("AUC <b>{value}</b>"), value=fmt.auc(o.auc))
         set_rich(
             self.labels["retention"],
-            "Retention <b>{v}</b> (predicted {p})",
-            v=fmt.percent(o.retention),
-            p=fmt.percent(o.mean_predicted),
+            _("Retention <b>{measured}</b> (predicted {predicted})"),
+            measured=fmt.percent(o.retention),
+            predicted=fmt.percent(o.mean_predicted),
         )
         set_plain(self.verdict, auc_verdict(o.auc, o.reviews, round(o.retention * o.reviews)))
         set_plain(self.notes, "\n".join(ev.notes))
-        self.chart.show_calibration(ev.calibration, f"{fmt.count(o.reviews)} reviews")
+        self.chart.show_calibration(ev.calibration, text("{reviews} reviews", reviews=n))
         t = self.bins
         t.setRowCount(len(ev.calibration.bins))
         for r, b in enumerate(ev.calibration.bins):
-            t.setItem(r, 0, QTableWidgetItem(f"{fmt.percent(b.lower, 0)}–{fmt.percent(b.upper, 0)}"))
+            t.setItem(r, 0, QTableWidgetItem(fmt.ltr(f"{fmt.percent(b.lower, 0)}–{fmt.percent(b.upper, 0)}")))
             t.setItem(r, 1, NumberItem(b.count, fmt.count(b.count)))
             t.setItem(r, 2, NumberItem(b.mean_predicted, fmt.percent(b.mean_predicted)))
             t.setItem(r, 3, NumberItem(b.mean_actual, fmt.percent(b.mean_actual)))
@@ -93,5 +104,5 @@ class ResultsView(View):
             set_plain(number, "")
         set_plain(self.verdict, "")
         set_plain(self.notes, "")
-        self.chart.clear("No results." if text else None)
+        self.chart.clear(_("No results.") if text else None)
         self.bins.setRowCount(0)

@@ -9,10 +9,18 @@ from typing import Any
 from aqt.qt import QColor, QPainter, QPen, QPointF, QRectF, QSize, Qt, QWidget
 
 from ...metrics.explain import desired as words
+from ...metrics.explain import formatting as fmt
+from ...metrics.explain.lang import _, text
 from ..text import tooltip
 
 COLORS = {"off": "#D55E00", "calibrated": "#009E73"}
 MARGIN = (56, 24, 10, 34)  # left, top (the legend above the plot), right, bottom (pixels at 100%)
+
+
+def _whole_points(gap: float) -> str:
+    """Return a signed difference of recall rates in whole percentage points ("+10 pp"), as fmt writes points.
+    (fmt.points has one decimal; with a `digits` argument this becomes fmt.points(gap, True, digits=0).)"""
+    return fmt.ltr(text(fmt.POINTS, number=fmt.local(f"{gap * 100:+.0f}")))
 
 
 class RetentionChart(QWidget):
@@ -20,6 +28,7 @@ class RetentionChart(QWidget):
 
     def __init__(self, evidence: dict[str, Any], parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.setLayoutDirection(Qt.LayoutDirection.LeftToRight)  # axes left to right, as Anki's own graphs
         every = [float(c["retention"]) for c in evidence.get("candidates", [])]
         self.slots = every or [0.9]  # the x axis: the candidates, evenly spaced (0.95 and 0.97 apart)
         self.candidates = [c for c in evidence.get("candidates", []) if c.get("low") is not None]
@@ -28,7 +37,7 @@ class RetentionChart(QWidget):
         points = [abs(v) for c in self.candidates for v in (c["low"], c["high"])]
         self.span = max(0.1, max(points, default=0.1))  # the y axis: ± this, at least ±10 pp
         self.setMinimumSize(260, 164)
-        self.setToolTip(tooltip(words.CHART_TIP))
+        self.setToolTip(tooltip(text(words.CHART_TIP)))
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
         return QSize(420, 184)
@@ -69,19 +78,21 @@ class RetentionChart(QWidget):
         p.setPen(mine)
         x = self._x(self.desired, plot)
         p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()))
-        p.drawText(QRectF(x + 3, plot.top(), 120, 16), words.CHART_YOURS.format(value=f"{self.desired * 100:.0f}%"))
+        yours = text(words.CHART_YOURS, value=fmt.percent(self.desired, 0))
+        p.drawText(QRectF(x + 3, plot.top(), max(120, p.fontMetrics().horizontalAdvance(yours) + 4), 16), yours)
         p.end()
 
     def _legend(self, p: QPainter, plot: QRectF, ink: QColor) -> None:
         """Say what the colours mean, above the plot on the left."""
         x, top = plot.left(), plot.top() - 20
-        for key, text in (("calibrated", words.CHART_CALIBRATED), ("off", words.CHART_OFF)):
+        for key, message in (("calibrated", words.CHART_CALIBRATED), ("off", words.CHART_OFF)):
+            shown = _(message)
             p.setPen(QPen(QColor(COLORS[key]), 2))
             p.setBrush(QColor(COLORS[key]))
             p.drawEllipse(QPointF(x + 4, top + 8), 3.5, 3.5)
             p.setPen(QPen(ink, 1))
-            width = p.fontMetrics().horizontalAdvance(text)
-            p.drawText(QRectF(x + 11, top, width + 4, 16), text)
+            width = p.fontMetrics().horizontalAdvance(shown)
+            p.drawText(QRectF(x + 11, top, width + 4, 16), shown)
             x += width + 28
         p.setBrush(Qt.BrushStyle.NoBrush)
 
@@ -93,16 +104,20 @@ class RetentionChart(QWidget):
         p.drawLine(QPointF(plot.left(), zero), QPointF(plot.right(), zero))
         p.setPen(QPen(ink, 1))
         for gap in (-self.span, 0.0, self.span):
-            label = "0" if gap == 0 else f"{gap * 100:+.0f} pp"
-            p.drawText(QRectF(0, self._y(gap, plot) - 8, plot.left() - 4, 16), int(Qt.AlignmentFlag.AlignRight), label)
+            label = "0" if gap == 0 else _whole_points(gap)
+            p.drawText(
+                QRectF(0, self._y(gap, plot) - 8, plot.left() - 4, 16),
+                int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignAbsolute),
+                label,
+            )
         for c in self.candidates:
             x = self._x(c["retention"], plot)
-            text = f"{c['retention'] * 100:.0f}%"
-            p.drawText(QRectF(x - 20, plot.bottom() + 4, 40, 16), int(Qt.AlignmentFlag.AlignHCenter), text)
+            tick = fmt.percent(c["retention"], 0)
+            p.drawText(QRectF(x - 20, plot.bottom() + 4, 40, 16), int(Qt.AlignmentFlag.AlignHCenter), tick)
         p.drawText(
             QRectF(plot.left(), plot.bottom() + 18, plot.width(), 16),
             int(Qt.AlignmentFlag.AlignHCenter),
-            words.CHART_AXIS,
+            text(words.CHART_AXIS),
         )
 
     def _candidate(self, p: QPainter, plot: QRectF, c: dict[str, Any], ink: QColor) -> None:

@@ -10,6 +10,8 @@ from aqt.qt import QHBoxLayout, QPushButton, Qt, QToolButton, QVBoxLayout, QWidg
 
 from ...metrics.explain import counts
 from ...metrics.explain import findings as words
+from ...metrics.explain import formatting as fmt
+from ...metrics.explain.lang import N_, _, text
 from ..text import label, rich, set_markup, set_plain, tooltip
 from ..turns import later, on
 from ..widgets import View, scrolling
@@ -17,9 +19,9 @@ from .plan_cards import FindingCard, PresetBox, StepCard
 
 CARDS_PER_TURN = 4  # cards added per turn of the event loop
 NEXT_TURN_MS = 1
-HINT = "Checks button use, retention, decks, cards and parameters; runs Anki's own health check too."
+HINT = N_("Checks button use, retention, decks, cards and parameters; runs Anki's own health check too.")
 
-HELP = (
+HELP = N_(
     "Checks your FSRS set-up: how you use the answer buttons, whether your retention meets its target, decks "
     "where FSRS is off, presets still on default parameters, and Anki's own health check (which trains, so "
     "this takes a few seconds). Every finding gives its numbers with a 95% interval and how many reviews they "
@@ -28,6 +30,16 @@ HELP = (
 COLORS = {"problem": "#D55E00", "suggestion": "#E69F00", "ok": "#009E73", "not-enough-data": "#888888"}
 LABELS = words.VERDICT_LABELS
 TITLES = words.FINDING_TITLES
+
+
+def _named(names: dict[str, str], key: str) -> str:
+    """Return the label of a verdict or a finding in the language in use (an unknown one: its key)."""
+    return _(names[key]) if key in names else key
+
+
+def _scope(scope: str) -> str:
+    """Return a finding's scope in the language in use."""
+    return words.shown_scope(scope)
 
 
 def findings_html(findings: list[Any], with_why: bool = True) -> str:
@@ -39,15 +51,16 @@ def findings_html(findings: list[Any], with_why: bool = True) -> str:
             "<p style='margin:2px 0 2px 0'><span style=\"color:{color}; font-weight:bold\">{verdict}</span> · "
             "<b>{title}</b> · {scope}<br>{summary}",
             color=COLORS.get(f.verdict, "#888888"),
-            verdict=LABELS.get(f.verdict, f.verdict),
-            title=TITLES.get(f.id, f.id),
-            scope=f.scope,
+            verdict=_named(LABELS, f.verdict),
+            title=_named(TITLES, f.id),
+            scope=_scope(f.scope),
             summary=f.summary,
         )
         if f.action:
-            body += rich("<br><b>What to do:</b> {action}", action=f.action)
+            body += "<br>" + rich(_("<b>What to do:</b> {action}"), action=f.action)
         if f.why and with_why:
-            body += rich("<br><span style='opacity:0.8'><b>Why we think so:</b> {why}</span>", why=f.why)
+            why = rich(_("<b>Why we think so:</b> {why}"), why=f.why)
+            body += "<br><span style='opacity:0.8'>" + why + "</span>"
         parts.append(body + "</p>")
     return "<hr>".join(parts)
 
@@ -65,7 +78,7 @@ class Fold(QWidget):
         self.toggle.setArrowType(Qt.ArrowType.RightArrow)
         self.body = label("")
         self.body.setVisible(False)
-        self.toggle.toggled.connect(self._open)  # toggled(bool): whether it is open
+        self.toggle.toggled.connect(self._fold_toggled)  # toggled(bool): whether it is open
         layout.addWidget(self.toggle)
         layout.addWidget(self.body)
 
@@ -75,7 +88,7 @@ class Fold(QWidget):
         self.toggle.setText(title)
         set_markup(self.body, findings_html(findings))
 
-    def _open(self, shown: bool) -> None:
+    def _fold_toggled(self, shown: bool) -> None:
         self.body.setVisible(shown)
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
 
@@ -99,7 +112,7 @@ class CardsFold(Fold):
             card.deleteLater()
         self.cards = []
 
-    def _open(self, shown: bool) -> None:
+    def _fold_toggled(self, shown: bool) -> None:
         if shown and not self.cards:
             layout = self.layout()
             assert layout is not None
@@ -123,7 +136,7 @@ class WhatToDoView(View):
     button that does it and its evidence under Why?), then the checks behind it, folded: those that ask for
     action, those that passed, those without enough data."""
 
-    title = "What to do"
+    title = N_("What to do")
     own_results = True
     greys_when_stale = False  # greyed by the dialog, by what its own results were made for
 
@@ -138,11 +151,11 @@ class WhatToDoView(View):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         row = QHBoxLayout()
-        self.button = QPushButton("Find out what to do")
-        self.button.setToolTip(tooltip(HELP))
+        self.button = QPushButton(_("Find out what to do"))
+        self.button.setToolTip(tooltip(_(HELP)))
         self.button.setAutoDefault(False)
         on(self.button.clicked, run_diagnosis)
-        self.counts = label(HINT)
+        self.counts = label(_(HINT))
         self.notes = label("")  # presets left out (a newer FSRS): named in a line each
         self.notes.setVisible(False)
         row.addWidget(self.button)
@@ -183,7 +196,12 @@ class WhatToDoView(View):
         parts = [counts.steps(steps), counts.checks_passed(len(passed))]
         if undecided:
             parts.append(counts.not_enough_data(len(undecided)))
-        set_plain(self.counts, " · ".join(parts) + f", from {diagnosis.reviews:,} reviews.")
+        found = text(
+            "{steps_and_checks}, from {reviews} reviews.",
+            steps_and_checks=" · ".join(parts),
+            reviews=fmt.count(diagnosis.reviews),
+        )
+        set_plain(self.counts, found)
         set_plain(self.notes, "\n".join(diagnosis.notes))
         self.notes.setVisible(bool(diagnosis.notes))
 
@@ -235,14 +253,21 @@ class WhatToDoView(View):
         for fold in (self.acting, self.passed, self.undecided):
             fold.setVisible(False)
         self.first.setVisible(False)
-        set_plain(self.counts, HINT)
+        set_plain(self.counts, _(HINT))
         self.notes.setVisible(False)
 
 
 def _plain(f: Any) -> str:
-    lines = [f"[{LABELS.get(f.verdict, f.verdict)}] {TITLES.get(f.id, f.id)} — {f.scope}: {f.summary}"]
+    head = text(
+        "[{verdict}] {title} — {scope}: {summary}",
+        verdict=_named(LABELS, f.verdict),
+        title=_named(TITLES, f.id),
+        scope=_scope(f.scope),
+        summary=f.summary,
+    )
+    lines = [head]
     if f.action:
-        lines.append(f"What to do: {f.action}")
+        lines.append(text("What to do: {action}", action=f.action))
     if f.why:
-        lines.append(f"Why we think so: {f.why}")
+        lines.append(text("Why we think so: {why}", why=f.why))
     return "\n".join(lines)

@@ -7,28 +7,34 @@ from typing import Any
 from aqt.qt import QColor, QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ...metrics.explain import formatting as fmt
+from ...metrics.explain.lang import N_, _, text
 from ...metrics.explain.where import FEATURE_TITLES, bin_label
-from ..chart import ChartWidget
+from ..chart import DAYS, ChartWidget
 from ..text import label, set_plain, tooltip
 from ..turns import on
 from ..widgets import NumberItem, View, combo, page, table
 
-FEATURES = list(FEATURE_TITLES.items())
-HEADERS = ["Bin", "Reviews", "Predicted", "Measured", "95% interval", "Off by"]
+FEATURES = list(FEATURE_TITLES.items())  # (key, title): the titles translated where the choice is made
+HEADERS = [N_("Bin"), N_("Reviews"), N_("Predicted"), N_("Measured"), N_("95% interval"), N_("Off by")]
 TIPS = [
     "",
     "",
-    "FSRS's mean prediction",
-    "Your measured recall",
-    "95% (Wilson) interval of the measured recall",
-    "Predicted minus measured, in percentage points; marked when beyond chance",
+    N_("FSRS's mean prediction"),
+    N_("Your measured recall"),
+    N_("95% (Wilson) interval of the measured recall"),
+    N_("Predicted minus measured, in percentage points; marked when beyond chance"),
 ]
+MIN_REVIEWS_TIP = N_(
+    "Bins with fewer than {reviews} reviews are marked and never summarised; a bin is off "
+    "'beyond chance' when FSRS's mean prediction lies outside the 95% interval of your measured recall."
+)
+TOO_FEW = N_("{reviews}  (too few)")  # a bin's reviews, too few to judge it
 
 
 class WhereView(View):
     """Recall by bin of one feature (the bins of RMSE (bins)), a table with every bin's count, and a summary."""
 
-    title = "Where the error is"
+    title = N_("Where the error is")
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -38,12 +44,12 @@ class WhereView(View):
         layout.setContentsMargins(4, 4, 4, 4)
         self.summary = label("", selectable=True)
         layout.addWidget(self.summary)
-        self.feature = combo(FEATURES)
+        self.feature = combo([(key, _(title)) for key, title in FEATURES])
         on(self.feature.currentIndexChanged, self._redraw)
         layout.addWidget(self.feature)
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.chart = ChartWidget()
-        self.table = table(HEADERS, TIPS, stretch=None)
+        self.table = table([_(h) for h in HEADERS], [_(t) for t in TIPS], stretch=None)
         self.splitter.addWidget(self.chart)
         self.splitter.addWidget(self.table)
         self.splitter.setStretchFactor(0, 3)
@@ -57,12 +63,7 @@ class WhereView(View):
 
         self.evaluation = ev
         set_plain(self.summary, summary(ev.where_worst, MIN_REVIEWS))
-        self.summary.setToolTip(
-            tooltip(
-                f"Bins with fewer than {MIN_REVIEWS:,} reviews are marked and never summarised; a bin is off "
-                "'beyond chance' when FSRS's mean prediction lies outside the 95% interval of your measured recall."
-            )
-        )
+        self.summary.setToolTip(tooltip(text(MIN_REVIEWS_TIP, reviews=fmt.count(MIN_REVIEWS))))
         self._redraw()
 
     def _redraw(self) -> None:
@@ -75,14 +76,14 @@ class WhereView(View):
         t = self.table
         t.setSortingEnabled(False)
         t.setRowCount(len(errors))
-        unit = " d" if feature == "interval" else ""
         muted = QColor(self.palette().color(self.foregroundRole()))
         muted.setAlphaF(0.5)
         for r, e in enumerate(errors):
             span = bin_label(feature, e.lowest, e.highest)
+            reviews = fmt.count(e.count)
             cells = [
-                QTableWidgetItem(span + unit),
-                NumberItem(e.count, fmt.count(e.count) + ("" if e.enough else "  (too few)")),
+                QTableWidgetItem(text(DAYS, days=span) if feature == "interval" else span),
+                NumberItem(e.count, reviews if e.enough else text(TOO_FEW, reviews=reviews)),
                 NumberItem(e.predicted, fmt.percent(e.predicted)),
                 NumberItem(e.measured, fmt.percent(e.measured)),
                 QTableWidgetItem(fmt.interval(e.ci_low, e.ci_high, "percent")),
@@ -91,11 +92,11 @@ class WhereView(View):
             for c, item in enumerate(cells):
                 if not e.enough:
                     item.setForeground(muted)
-                    item.setToolTip(tooltip("Too few reviews in this bin to judge it."))
+                    item.setToolTip(tooltip(_("Too few reviews in this bin to judge it.")))
                 t.setItem(r, c, item)
 
     def clear(self, text: str) -> None:
         self.evaluation = None
         set_plain(self.summary, "")
-        self.chart.clear("No results.")
+        self.chart.clear(_("No results."))
         self.table.setRowCount(0)

@@ -21,6 +21,8 @@ from functools import partial
 import numpy as np
 
 from ...errors import EvaluationError
+from ...explain import formatting as fmt
+from ...explain.lang import _, text
 from ...models.fsrs import replay
 from ...models.items import ItemEncoder, encode_in_parts, segment_starts
 from ...models.params import to_fsrs6
@@ -73,7 +75,9 @@ def time_ordered(data: CollectionData, folds: int = N_SPLITS, cut_ms: int | None
         first = int(np.count_nonzero(reviews.revlog_id[sel] < cut_ms))
         parts = [(first, sel.size)] if 0 < first < sel.size else []
     if not parts:
-        raise EvaluationError(f"{NO_REVIEWS} (Comparisons need at least 6 scored reviews.)")
+        raise EvaluationError(
+            text("{no_reviews} (Comparisons need at least 6 scored reviews.)", no_reviews=_(NO_REVIEWS))
+        )
     return Entries(reviews, sel, parts)
 
 
@@ -231,7 +235,7 @@ class FoldTrainings:
         """Return fold k's trained FSRS's predictions of its test part, and their order (sorted here: the
         AUC only merges the parts' orders). In the training's thread."""
         assert self._entries is not None
-        w = to_fsrs6(params, where=f"The optimizer's parameters for part {k + 1}")
+        w = to_fsrs6(params, where=text("The optimizer's parameters for part {part}", part=fmt.local(str(k + 1))))
         a, b = self._entries.parts[k]
         rows, at = histories_up_to(self._seg_start, self._entries.sel[a:b])  # only the histories this part needs
         part = predict_rows(self._entries.reviews, rows, w, self._floor, self._job.should_stop)[at]

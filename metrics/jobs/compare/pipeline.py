@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...errors import EvaluationError
+from ...explain import formatting as fmt
+from ...explain.lang import _, text
 from ...models.catalog import MODELS
 from ...read.collection import CollectionData
 from ..gate import replay_cost, settle
@@ -124,10 +126,16 @@ def _check_input(inp: CompareInput, prepared: Prepared | None) -> None:
     """Raise EvaluationError for an unknown model, or an out-of-sample FSRS with no way to train it."""
     unknown = [m for m in inp.models if m not in MODELS]
     if unknown:
-        raise EvaluationError(f"Unknown model {unknown[0]!r}; choose from {', '.join(MODELS)}.")
+        raise EvaluationError(
+            text(
+                "Unknown model {model}; choose from {models}.",
+                model=fmt.name(repr(unknown[0])),
+                models=", ".join(MODELS),
+            )
+        )
     trained = prepared is not None and prepared.trained is not None
     if "fsrs-out-of-sample" in inp.models and inp.trainer is None and not trained:
-        raise EvaluationError("The out-of-sample FSRS needs Anki's optimizer.")
+        raise EvaluationError(_("The out-of-sample FSRS needs Anki's optimizer."))
 
 
 def _check_prepared(prepared: Prepared | None, parts: int) -> None:

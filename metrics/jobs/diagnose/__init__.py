@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from ...explain import findings as words
+from ...explain.lang import _
 from ...explain.newer import left_out_line
 from ...read.anki_backend import HealthChecker
 from ...read.collection import CollectionData
@@ -101,7 +102,7 @@ def diagnose(
     the last diagnosis of this scope), whether the presets' parameters changed since, and if that helped.
     """
     job = Job(should_stop, progress)  # Anki's health checks, its trainings and our replays share its memory gate
-    job.note(words.REPLAYING)
+    job.note(_(words.REPLAYING))
     # Anki's health checks (its own training) run in a thread from the start, while our checks and
     # trainings go on here (they read the collection themselves: it is not touched here meanwhile).
     checks = health.HealthRuns(health_check, data, job)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ...explain import formatting as fmt
 from ...explain import misuse as words
+from ...explain.lang import text
 from ...score.intervals import wilson
 from .context import Context, PresetPart
 from .finding import MIN_EFFECT, MIN_GROUP, Finding, Verdict, too_few_after
@@ -31,7 +32,8 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     floor = _floor(ctx, part, evidence)
     if floor is not None:
         return [floor]
-    numbers = words.AGAIN_NUMBERS.format(
+    numbers = text(
+        words.AGAIN_NUMBERS,
         measured=fmt.percent(after_again.measured),
         predicted=fmt.percent(after_again.predicted),
         reviews=fmt.count(after_again.reviews),

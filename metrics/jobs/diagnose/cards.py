@@ -37,14 +37,16 @@ def check(ctx: Context) -> list[Finding]:
     ranked = result.ranked()
     if not ranked.size:
         said = words.CARDS_OK.fill(
-            tested=fmt.count(tested), min_reviews=MIN_CARD_REVIEWS, reviews=fmt.count(int(result.reviews.sum()))
+            tested=fmt.count(tested),
+            min_reviews=fmt.count(MIN_CARD_REVIEWS),
+            reviews=fmt.count(int(result.reviews.sum())),
         )
         return [Finding.of("cards", Verdict.OK, words.COLLECTION, said, {**evidence, "cards": []})]
     listed = _listed(ctx, result, ranked)
-    said = words.CARDS_OFF.fill(
-        cards=words.cards(int(ranked.size)),
+    said = words.cards_off(
+        int(ranked.size),
         lapses=fmt.count(int(result.lapses[ranked].sum())),
-        expected=f"{float(result.expected[ranked].sum()):.1f}",
+        expected=fmt.local(f"{float(result.expected[ranked].sum()):.1f}"),
         reviews=fmt.count(int(result.reviews[ranked].sum())),
         tested=fmt.count(tested),
     )

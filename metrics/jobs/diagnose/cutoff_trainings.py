@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ...explain.lang import text
 from ...models.items import REQUEST_BYTES_PER_ENTRY, ItemEncoder, history_entries, segment_starts
 from ...models.params import to_fsrs6
 from ...read.collection import CollectionData
@@ -109,5 +110,5 @@ class Trainings:
         request = self._encoder.encode(items)[0]
         params = [float(x) for x in self._trainer(request)]
         del request
-        w = to_fsrs6(params, where=f"The optimizer's parameters trained on {label}")
+        w = to_fsrs6(params, where=text("The optimizer's parameters trained on {cards}", cards=label))
         return predict_rows(self._win.reviews, self._rows, w, self._floor, self._job.should_stop)[self._at]

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from ...explain import counts
 from ...explain import findings as words
 from ...explain import formatting as fmt
+from ...explain.lang import text
 from .context import Context
 from .finding import MIN_EFFECT, MIN_GROUP, MIN_REVIEWS, Finding, Verdict, too_few
 from .scored import gap
@@ -23,11 +23,11 @@ def check(ctx: Context) -> list[Finding]:
     off, judged = _decks_off(ctx)
     evidence = {"decks_judged": judged, "decks_off": off}
     if not off:
-        said = words.DECKS_OK.fill(min_group=MIN_GROUP, judged=judged)
+        said = words.DECKS_OK.fill(min_group=fmt.count(MIN_GROUP), judged=fmt.count(judged))
         return [Finding.of("decks", Verdict.OK, words.COLLECTION, said, evidence)]
     off.sort(key=lambda d: -abs(d["gap"]))
     names = ", ".join(_named(d) for d in off[:NAMED])
-    said = words.DECKS_OFF.fill(decks=counts.decks(len(off)), names=names)
+    said = words.decks_off(len(off), names)
     affected = sum(d["reviews"] for d in off)
     return [Finding.of("decks", Verdict.SUGGESTION, words.COLLECTION, said, evidence, affected=affected)]
 
@@ -35,9 +35,8 @@ def check(ctx: Context) -> list[Finding]:
 def _named(d: dict[str, Any]) -> str:
     """Return a deck off beyond chance as the sentence names it: its gap with the gap's 95% interval."""
     low, high = (fmt.points(x, True) for x in d["gap_ci"])
-    return words.DECK_OFF.format(
-        deck=d["deck"], gap=fmt.points(d["gap"], True), low=low, high=high, reviews=fmt.count(d["reviews"])
-    )
+    gap, reviews = fmt.points(d["gap"], True), fmt.count(d["reviews"])
+    return text(words.DECK_OFF, deck=fmt.name(d["deck"]), gap=gap, low=low, high=high, reviews=reviews)
 
 
 def _decks_off(ctx: Context) -> tuple[list[dict[str, Any]], int]:

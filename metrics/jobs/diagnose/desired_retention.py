@@ -9,6 +9,7 @@ from typing import Any
 
 from ...explain import desired as words
 from ...explain import formatting as fmt
+from ...explain.lang import text
 from ...score.near_retention import MIN_REVIEWS as MIN_NEAR
 from ...score.near_retention import Calibration, Candidate, near_retention, trusted_range
 from .context import Context, PresetPart
@@ -35,19 +36,21 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     }
     judged = [c for c in found if c.verdict is not Calibration.NOT_ENOUGH_DATA]
     if not judged:
-        said = words.TOO_FEW.fill(reviews=fmt.count(part.reviews), needed=MIN_NEAR)
+        said = words.TOO_FEW.fill(reviews=fmt.count(part.reviews), needed=fmt.count(MIN_NEAR))
         return [Finding.of(ID, Verdict.NOT_ENOUGH_DATA, part.scope, said, evidence)]
     off = [c for c in judged if c.verdict is Calibration.OFF]
-    count = len(found)
+    count = fmt.count(len(found))
     if not off:
-        said = words.CALIBRATED.fill(tested=_range(judged), count=count)
+        low, high = judged[0].retention, judged[-1].retention
+        calibrated = words.CALIBRATED_ONE if low == high else words.CALIBRATED
+        said = calibrated.fill(low=_pct(low), high=_pct(high), count=count)
         return [Finding.of(ID, Verdict.OK, part.scope, said, evidence)]
     here = min(found, key=lambda c: abs(c.retention - desired))  # the candidate at the preset's own
     places = "; ".join(_off_at(c) for c in off)
     values = {"desired": _pct(desired), "off": places, "count": count}
     if trusted is not None:
-        span = words.TRUSTED_ONE if trusted[0] == trusted[1] else words.TRUSTED
-        said = words.TRUSTED_HERE.fill(trusted=span.format(low=_pct(trusted[0]), high=_pct(trusted[1])), **values)
+        here_words = words.TRUSTED_HERE_ONE if trusted[0] == trusted[1] else words.TRUSTED_HERE
+        said = here_words.fill(low=_pct(trusted[0]), high=_pct(trusted[1]), **values)
         return [Finding.of(ID, Verdict.OK, part.scope, said, evidence)]
     if here.verdict is Calibration.NOT_ENOUGH_DATA:
         return [Finding.of(ID, Verdict.NOT_ENOUGH_DATA, part.scope, words.CANNOT_TELL_HERE.fill(**values), evidence)]
@@ -62,15 +65,10 @@ def _json(c: Candidate) -> dict[str, Any]:
 
 
 def _pct(r: float) -> str:
-    return f"{r * 100:.0f}%"
-
-
-def _range(judged: list[Candidate]) -> str:
-    low, high = judged[0].retention, judged[-1].retention
-    return f"at {_pct(low)}" if low == high else f"from {_pct(low)} to {_pct(high)}"
+    return fmt.percent(r, 0)
 
 
 def _off_at(c: Candidate, template: str = words.OFF_AT) -> str:
     low, high = fmt.points(c.low, True), fmt.points(c.high, True)
     gap = fmt.points(c.gap, True)
-    return template.format(retention=_pct(c.retention), gap=gap, low=low, high=high, reviews=fmt.count(c.reviews))
+    return text(template, retention=_pct(c.retention), gap=gap, low=low, high=high, reviews=fmt.count(c.reviews))

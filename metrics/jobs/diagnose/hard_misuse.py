@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...explain import formatting as fmt
 from ...explain import misuse as words
+from ...explain.lang import text
 from ...score.intervals import wilson
 from .context import Context, PresetPart
 from .finding import MIN_EFFECT, MIN_GROUP, Finding, Verdict, too_few_after
@@ -55,7 +56,8 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
 
 
 def _numbers(after_hard: Gap, after_good: Gap) -> str:
-    return words.HARD_NUMBERS.format(
+    return text(
+        words.HARD_NUMBERS,
         hard_measured=fmt.percent(after_hard.measured),
         hard_predicted=fmt.percent(after_hard.predicted),
         hard_reviews=fmt.count(after_hard.reviews),

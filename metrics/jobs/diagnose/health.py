@@ -11,6 +11,7 @@ import numpy as np
 
 from ...errors import Cancelled
 from ...explain import findings as words
+from ...explain.lang import _
 from ...models.items import REQUEST_BYTES_PER_ENTRY, history_entries
 from ...read.anki_backend import HealthCheck, HealthChecker
 from ...read.collection import CollectionData
@@ -34,7 +35,7 @@ class HealthRuns:
     def results(self, in_scope: set[str], job: Job) -> dict[str, HealthCheck]:
         """Wait for the checks; return those that ran, of the presets in `in_scope` (those with scored reviews)."""
         if self._runs:
-            job.note(words.WAITING_FOR_HEALTH_CHECK)
+            job.note(_(words.WAITING_FOR_HEALTH_CHECK))
         out = {}
         for name, run in self._runs.items():
             result = run.result()
@@ -97,16 +98,14 @@ def findings(health: dict[str, HealthCheck], found: list[Finding]) -> list[Findi
         scope = words.preset_scope(name)
         evidence = result.to_dict()
         if result.passed is None:
-            out.append(Finding.of("anki-health-check", Verdict.NOT_ENOUGH_DATA, scope, words.HEALTH_NOT_RUN, evidence))
+            said = words.HEALTH_NOT_RUN.fill()
+            out.append(Finding.of("anki-health-check", Verdict.NOT_ENOUGH_DATA, scope, said, evidence))
         elif result.passed:
             ours = [f.id for f in found if f.scope == scope and f.verdict is Verdict.PROBLEM]
-            said = words.HEALTH_PASSED
-            if ours:
-                disagree = words.HEALTH_DISAGREE.format(ids="; ".join(ours))
-                said = words.Words(said.summary, said.action, said.why + disagree)
+            said = words.HEALTH_PASSED_DISAGREE.fill(ids="; ".join(ours)) if ours else words.HEALTH_PASSED.fill()
             out.append(Finding.of("anki-health-check", Verdict.OK, scope, said, evidence))
         else:
-            said = words.HEALTH_FAILED
+            said = words.HEALTH_FAILED.fill()
             affected = result.fsrs_items or 0
             out.append(Finding.of("anki-health-check", Verdict.PROBLEM, scope, said, evidence, affected=affected))
     return out

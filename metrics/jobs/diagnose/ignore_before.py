@@ -17,6 +17,7 @@ import numpy as np
 
 from ...explain import formatting as fmt
 from ...explain import ignore_before as words
+from ...explain.lang import _, text
 from ...reviews.cutoffs import Cutoff, candidates
 from ...reviews.subset import restrict
 from ...score.paired import PairedGain, paired_gain_by_card
@@ -25,6 +26,7 @@ from . import since_last
 from .context import Context, PresetPart
 from .cutoff_trainings import Trainings, Window, memory, window
 from .finding import MIN_REVIEWS, Finding, Verdict, too_few
+from .out_of_sample import signed
 from .parameters_oos import trains
 
 ID = "ignore-before"
@@ -90,7 +92,8 @@ def _tested(ctx: Context, win: Window, dates: list[Cutoff], workers: int) -> lis
     """Return each date's paired gain over training on every card, intervals holding for all dates together."""
     assert ctx.trainer is not None
     run = Trainings(win, ctx.trainer, ctx.job, ctx.options.short_term_floor_rating)
-    sets = [(win.train, "every card")] + [(win.kept(c.ms), f"the cards begun on or after {_date(c.ms)}") for c in dates]
+    sets = [(win.train, _("every card"))]  # each with its label, for the words of an error
+    sets += [(win.kept(c.ms), text("the cards begun on or after {date}", date=_date(c.ms))) for c in dates]
     every, *cuts = run.predict_each(sets, workers)
     z = NormalDist().inv_cdf(1 - ALPHA / (2 * len(dates)))
     return [(c, paired_gain_by_card(every, cut, run.y, run.card, z)) for c, cut in zip(dates, cuts, strict=True)]
@@ -101,22 +104,21 @@ def _finding(
 ) -> Finding:
     c, g = _chosen(tested)
     helps = _helps(g)
-    level = f"{evidence['interval'] * 100:.1f}%"
+    level = fmt.percent(evidence["interval"])
     numbers = _numbers(win, c, g, level)
     dates = ", ".join(_date(t[0].ms) for t in tested)
-    tested_words = words.TESTED_ONE if len(tested) == 1 else words.TESTED_MANY
     shared = {
         "split": evidence["split"],
-        "tested": len(tested),
-        "tested_dates": tested_words.format(tested=len(tested), dates=dates),
+        "tested": fmt.count(len(tested)),
+        "tested_dates": words.tested_dates(len(tested), dates),
         "dates": dates,
         "numbers": numbers,
-        "least": f"{MIN_GAIN:.3f}",
+        "least": fmt.local(f"{MIN_GAIN:.3f}"),
     }
     if helps:
         evidence["cutoff"] = _date(c.ms)
         why_words = words.WHY_CHANGED if c.why == "answers-changed" else words.WHY_QUANTILE
-        why = why_words.format(cutoff=_date(c.ms), split=evidence["split"])
+        why = text(why_words, cutoff=_date(c.ms), split=evidence["split"])
         said = words.MISLEAD.fill(cutoff=_date(c.ms), why_date=why, **shared)
         return Finding.of(ID, Verdict.SUGGESTION, part.scope, said, evidence, affected=part.reviews)
     return Finding.of(ID, Verdict.OK, part.scope, words.KEEP.fill(**shared), evidence)
@@ -137,7 +139,8 @@ def _chosen(tested: list[tuple[Cutoff, PairedGain]]) -> tuple[Cutoff, PairedGain
 
 
 def _numbers(win: Window, c: Cutoff, g: PairedGain, level: str) -> str:
-    return words.NUMBERS.format(
+    return text(
+        words.NUMBERS,
         cut=fmt.log_loss(g.after_log_loss),
         all=fmt.log_loss(g.before_log_loss),
         cutoff=_date(c.ms),
@@ -145,10 +148,10 @@ def _numbers(win: Window, c: Cutoff, g: PairedGain, level: str) -> str:
         train=fmt.count(win.train.size),
         reviews=fmt.count(g.reviews),
         cards=fmt.count(g.cards),
-        gain=g.gain,
+        gain=signed(g.gain),
         level=level,
-        low=g.low,
-        high=g.high,
+        low=signed(g.low),
+        high=signed(g.high),
     )
 
 

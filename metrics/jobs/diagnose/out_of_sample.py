@@ -11,6 +11,7 @@ import numpy as np
 
 from ...explain import findings as words
 from ...explain import formatting as fmt
+from ...explain.lang import text
 from ...read.collection import CollectionData
 from ...reviews.subset import restrict
 from ...score.paired import paired_log_loss_gain
@@ -71,10 +72,16 @@ def paired_gain(
 def gain_numbers(template: str, g: dict[str, Any]) -> str:
     """Return a paired gain's numbers in words, written with `template` (log losses, reviews, cards, gain)."""
     low, high = g["gain_ci"]
-    return template.format(
+    return text(
+        template,
         trained=fmt.log_loss(g["trained_log_loss"]),
         current=fmt.log_loss(g["current_log_loss"]),
         reviews=fmt.count(g["reviews"]),
         cards=fmt.count(g["cards"]),
-        gain=words.GAIN.format(gain=g["gain"], low=low, high=high),
+        gain=text(words.GAIN, gain=signed(g["gain"]), low=signed(low), high=signed(high)),
     )
+
+
+def signed(x: float) -> str:
+    """Return a log-loss difference, signed, with 4 decimals ("+0.0031")."""
+    return fmt.local(f"{x:+.4f}")

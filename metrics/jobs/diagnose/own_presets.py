@@ -12,6 +12,8 @@ import numpy as np
 
 from ...errors import EvaluationError
 from ...explain import findings as words
+from ...explain import formatting as fmt
+from ...explain.lang import text
 from ..compare import Comparison
 from .context import Context
 from .finding import MIN_REVIEWS, Finding, Verdict, too_few
@@ -37,7 +39,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         shared = ctx.by_preset.get(preset)
         if shared is None or shared.compared is None or "fsrs-out-of-sample" not in shared.compared.predictions:
             continue  # its preset was not trained (too few reviews)
-        ctx.job.note(words.TRAINING_DECK.format(name=name))
+        ctx.job.note(text(words.TRAINING_DECK, name=fmt.name(name)))
         yield _own_preset(ctx, cards, words.deck_scope(name), shared)
 
 

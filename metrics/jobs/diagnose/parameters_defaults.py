@@ -18,7 +18,7 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         return [too_few("parameters", part.scope, part.reviews, MIN_REVIEWS)]
     info = part.info
     if info is not None and info.params:
-        said = words.PARAMETERS_OPTIMIZED.fill(values=len(info.params), key=info.params_key)
+        said = words.PARAMETERS_OPTIMIZED.fill(values=fmt.count(len(info.params)), key=info.params_key)
         evidence = {"reviews": part.reviews, "parameters": len(info.params)}
         return [Finding.of("parameters", Verdict.OK, part.scope, said, evidence)]
     said = words.PARAMETERS_DEFAULT.fill(reviews=fmt.count(part.reviews))

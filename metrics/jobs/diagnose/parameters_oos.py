@@ -4,6 +4,8 @@ FSRS trained on its earlier reviews, on its later ones. Its comparison is kept f
 from __future__ import annotations
 
 from ...explain import findings as words
+from ...explain import formatting as fmt
+from ...explain.lang import text
 from .context import Context, PresetPart
 from .finding import MIN_REVIEWS, Finding, Verdict, too_few
 from .out_of_sample import gain_numbers, out_of_sample, paired_gain
@@ -18,7 +20,7 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     """Return the out-of-sample parameters finding of one preset with parameters of its own (none without)."""
     if not trains(ctx, part):
         return []
-    ctx.job.note(words.TRAINING_PRESET.format(name=part.name))
+    ctx.job.note(text(words.TRAINING_PRESET, name=fmt.name(part.name)))
     cmp = out_of_sample(ctx, ctx.card_preset == part.id, ctx.scored if part.has_params else None)
     ctx.pooled.append(cmp)
     ctx.by_preset[part.id] = cmp  # its decks are tested against these trained parameters (own_presets.py)

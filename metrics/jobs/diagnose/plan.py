@@ -28,6 +28,7 @@ import numpy as np
 from ...explain import findings as fwords
 from ...explain import formatting as fmt
 from ...explain import plan as words
+from ...explain.lang import _, text
 from .context import Context
 from .finding import Finding, Verdict
 
@@ -104,15 +105,15 @@ def _preset_plan(
     steps += [_split_step(f) for f in mine if f.id == "decks" and f.verdict in ACTING and f.scope.startswith("deck")]
     if "ignore-before" in acting:
         f = acting["ignore-before"]
-        date = f.evidence.get("cutoff") or ""
-        steps.append(Step("ignore-before", name, ("ignore-before",), words.IGNORE.format(date=date), button, (f,)))
+        said = text(words.IGNORE, date=fmt.date(f.evidence.get("cutoff") or ""))
+        steps.append(Step("ignore-before", name, ("ignore-before",), said, button, (f,)))
     steps += _optimize_step(name, acting, steps, button)
     steps += _retention_step(name, acting, steps, button)
     steps += _cards_step(ctx, pid, name, everything)
     notes += [f.summary for f in mine if f.id == "since-last"]  # did the preset's change help? (Deck Options' check)
     retention = next((f for f in mine if f.id == "retention"), None)
     if retention is not None and retention.evidence.get("cause") == "late":
-        notes.append(words.NOTE_LATE)
+        notes.append(_(words.NOTE_LATE))
     affected = max((f.reviews_affected for s in steps for f in s.findings), default=0)
     return PresetPlan(name, reviews, steps, notes, affected)
 
@@ -134,14 +135,14 @@ def _buttons_step(name: str, mine: list[Finding], acting: dict[str, Finding]) ->
     behind = tuple(f for f in (hard, again, floor, health) if f is not None)
     if not behind:
         return []
-    text = words.BOTH_BUTTONS if hard and again else words.HARD if hard else words.AGAIN if again else words.HEALTH
-    return [Step("answer-buttons", name, tuple(f.id for f in behind), text, None, behind)]
+    said = words.BOTH_BUTTONS if hard and again else words.HARD if hard else words.AGAIN if again else words.HEALTH
+    return [Step("answer-buttons", name, tuple(f.id for f in behind), _(said), None, behind)]
 
 
 def _split_step(f: Finding) -> Step:
     deck = f.scope[len('deck "') : -1]
     button = next((a for a in f.actions if a.get("kind") == "deck-options"), None)
-    return Step("split-preset", deck, ("decks",), words.SPLIT.format(deck=deck), button, (f,))
+    return Step("split-preset", deck, ("decks",), text(words.SPLIT, deck=fmt.name(deck)), button, (f,))
 
 
 def _optimize_step(
@@ -155,13 +156,13 @@ def _optimize_step(
     earlier = [s for s in before if s.action != "answer-buttons"]
     if behind:
         defaults = parameters is not None and parameters.evidence.get("parameters") == 0
-        text = words.OPTIMIZE_DEFAULTS if defaults else words.OPTIMIZE_AGAIN if parameters else words.OPTIMIZE_OVERRATES
-        return [Step("optimize", name, tuple(f.id for f in behind), text, button, behind)]
+        said = words.OPTIMIZE_DEFAULTS if defaults else words.OPTIMIZE_AGAIN if parameters else words.OPTIMIZE_OVERRATES
+        return [Step("optimize", name, tuple(f.id for f in behind), text(said), button, behind)]
     if earlier:
         because = tuple(dict.fromkeys(b for s in earlier for b in s.because))
-        return [Step("optimize", name, because, words.OPTIMIZE_AFTER, button, ())]
+        return [Step("optimize", name, because, _(words.OPTIMIZE_AFTER), button, ())]
     if before:  # new habits: their answers must build up before they can be learnt from
-        return [Step("optimize", name, before[0].because, words.OPTIMIZE_LATER, button, ())]
+        return [Step("optimize", name, before[0].because, text(words.OPTIMIZE_LATER), button, ())]
     return []
 
 
@@ -173,8 +174,8 @@ def _retention_step(
         return []
     desired = fmt.percent(float(f.evidence.get("desired", 0.9)), 0)
     after = any(s.action == "optimize" for s in before)
-    text = (words.RETENTION_AFTER if after else words.RETENTION_UNTRUSTED).format(desired=desired)
-    return [Step("desired-retention", name, ("desired-retention",), text, button, (f,))]
+    said = text(words.RETENTION_AFTER if after else words.RETENTION_UNTRUSTED, desired=desired)
+    return [Step("desired-retention", name, ("desired-retention",), said, button, (f,))]
 
 
 def _cards_step(ctx: Context, pid: int, name: str, everything: list[Finding]) -> list[Step]:
@@ -196,5 +197,5 @@ def _cards_step(ctx: Context, pid: int, name: str, everything: list[Finding]) ->
 def first_line(plans: list[PresetPlan], reviews: int, needed: int) -> str:
     """Return the plan's first line when it has no step: nothing to change, or too few reviews."""
     if reviews < needed:
-        return words.SCOPE_TOO_FEW.format(reviews=fmt.count(reviews), needed=fmt.count(needed))
-    return "" if any(p.steps for p in plans) else words.SCOPE_NOTHING
+        return text(words.SCOPE_TOO_FEW, reviews=fmt.count(reviews), needed=fmt.count(needed))
+    return "" if any(p.steps for p in plans) else _(words.SCOPE_NOTHING)

@@ -8,6 +8,7 @@ import numpy as np
 
 from ...explain import findings as words
 from ...explain import formatting as fmt
+from ...explain.lang import text
 from ...score.intervals import wilson
 from .context import Context, PresetPart
 from .finding import MIN_EFFECT, MIN_GROUP, MIN_REVIEWS, Finding, Verdict, too_few
@@ -45,7 +46,8 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         "gap_ci": [g.low, g.high],
         "late_share": late,
     }
-    numbers = words.RETENTION_NUMBERS.format(
+    numbers = text(
+        words.RETENTION_NUMBERS,
         measured=fmt.percent(measured),
         reviews=fmt.count(n),
         interval=fmt.interval(low, high, "percent"),

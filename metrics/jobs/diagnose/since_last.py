@@ -12,6 +12,7 @@ import numpy as np
 from ...explain import findings as findings_words
 from ...explain import formatting as fmt
 from ...explain import since as words
+from ...explain.lang import text
 from ...read.collection import Preset
 from ...reviews.subset import restrict
 from ...score.paired import PairedGain, paired_log_loss_gain
@@ -19,6 +20,7 @@ from ..evaluate import predict
 from . import since_retention
 from .context import Context
 from .finding import Finding, Verdict
+from .out_of_sample import signed
 from .snapshot import Snapshot
 
 MIN_SINCE = 100  # reviews since the last diagnosis below which the change is not judged
@@ -61,7 +63,7 @@ def _changed(ctx: Context, pid: int, info: Preset, before: list[float], last: Sn
     since = (old.revlog_id > last.through_ms) & np.isin(old.revlog_id, ctx.scored.revlog_id)
     evidence = {"since": last.date, "old_params": list(before), "reviews": int(since.sum())}
     if since.sum() < MIN_SINCE:
-        said = words.TOO_FEW.fill(date=last.date, reviews=fmt.count(int(since.sum())), needed=MIN_SINCE)
+        said = words.TOO_FEW.fill(date=last.date, reviews=fmt.count(int(since.sum())), needed=fmt.count(MIN_SINCE))
         return Finding.of(ID, Verdict.NOT_ENOUGH_DATA, scope, said, evidence)
     revlog_id = old.revlog_id[since]
     new = ctx.scored.predictions_of(revlog_id)
@@ -75,7 +77,7 @@ def _changed(ctx: Context, pid: int, info: Preset, before: list[float], last: Sn
         said = words.HURT.fill(date=last.date, numbers=numbers)
         return Finding.of(ID, Verdict.SUGGESTION, scope, said, evidence, affected=g.reviews)
     if -MIN_GAIN < g.low and g.high < MIN_GAIN:
-        said = words.LITTLE.fill(date=last.date, numbers=numbers, least=MIN_GAIN)
+        said = words.LITTLE.fill(date=last.date, numbers=numbers, least=fmt.local(f"{MIN_GAIN:.3f}"))
         return Finding.of(ID, Verdict.OK, scope, said, evidence)
     said = words.CANNOT_TELL.fill(date=last.date, numbers=numbers)
     return Finding.of(ID, Verdict.NOT_ENOUGH_DATA, scope, said, evidence)
@@ -93,12 +95,13 @@ def _evidence(g: PairedGain) -> dict[str, float | int | list[float]]:
 
 
 def _numbers(g: PairedGain) -> str:
-    return words.SINCE_NUMBERS.format(
+    return text(
+        words.SINCE_NUMBERS,
         reviews=fmt.count(g.reviews),
         cards=fmt.count(g.cards),
         after=fmt.log_loss(g.after_log_loss),
         before=fmt.log_loss(g.before_log_loss),
-        gain=g.gain,
-        low=g.low,
-        high=g.high,
+        gain=signed(g.gain),
+        low=signed(g.low),
+        high=signed(g.high),
     )

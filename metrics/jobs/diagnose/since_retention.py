@@ -49,7 +49,7 @@ def _changed(ctx: Context, pid: int, name: str, before: float, now: float, last:
     values = {"date": last.date, "before": fmt.percent(before, 0), "now": fmt.percent(now, 0), "reviews": fmt.count(n)}
     evidence = {"since": last.date, "desired_before": before, "desired": now, "reviews": n}
     if n < MIN_SCHEDULED:
-        said = words.RETENTION_TOO_FEW.fill(needed=MIN_SCHEDULED, **values)
+        said = words.RETENTION_TOO_FEW.fill(needed=fmt.count(MIN_SCHEDULED), **values)
         return Finding.of(ID, Verdict.NOT_ENOUGH_DATA, preset_scope(name), said, evidence)
     y = ctx.scored.y[mask]
     measured = float(y.mean())

@@ -7,6 +7,7 @@ import numpy as np
 
 from ...explain import findings as words
 from ...explain import standing as standing_words
+from ...explain.lang import text
 from ...score.binning import bin_keys, rmse_bins
 from ...score.intervals import bootstrap_ci
 from ...score.scores import auc, log_loss
@@ -52,5 +53,5 @@ def check(ctx: Context) -> list[Finding]:
     }
     said = standing_words.sentence(st)
     evidence.update(band=standing_words.band_text(st), sentence=said, source=standing_words.source(st))
-    why = words.STANDING_WHY.format(source=standing_words.source(st))
+    why = text(words.STANDING_WHY, source=standing_words.source(st))
     return [Finding("benchmark-standing", Verdict.OK, words.COLLECTION, said, evidence, "", why)]
