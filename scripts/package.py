@@ -96,9 +96,17 @@ def _write(z: zipfile.ZipFile, name: str, data: bytes, executable: bool = False)
     z.writestr(info, data, compresslevel=6)
 
 
+def compile_catalogs() -> None:
+    """Compile every message catalog (scripts/catalogs.py, standard library only) into its .mo."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import catalogs
+
+    catalogs.main(["compile"])
+
+
 def build(out_dir: Path, cache: Path) -> Path:
     """Write the .ankiaddon and return its path (the message catalogs compiled first: never stale)."""
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "catalogs.py"), "compile"], check=True)
+    compile_catalogs()
     manifest = json.loads((ROOT / "manifest.json").read_text())
     lock = json.loads(LOCK.read_text())
     target = out_dir / f"{manifest['package']}-{manifest['human_version']}.ankiaddon"

@@ -69,7 +69,7 @@ def describe(ev: Any, scope: str) -> dict[str, str]:
     details = text(
         "{reviews} reviews scored · parameters: {parameters} · {same_day} · {binning} · {weighting}",
         reviews=fmt.count(ev.overall.reviews),
-        parameters=", ".join(_parameters(p) for p in ev.params),
+        parameters=fmt.listed([_parameters(p) for p in ev.params]),
         same_day=_(SAME_DAY.get(rules, SAME_DAY_MIXED)),
         binning=_(BINS[o.binning]) if o.binning in BINS else text("{binning} bins", binning=o.binning),
         weighting=_(WEIGHTS["recency" if o.weighting == "recency" else "uniform"]),

@@ -30,7 +30,7 @@ def plan_line(date: str, steps: int, actions: list[str]) -> str:
     their actions (ACTIONS keys), in the language in use."""
     if steps == 0:
         return text(PLAN_NOTHING, date=date)
-    named = ", ".join(_(ACTIONS[a]) if a in ACTIONS else a for a in actions)
+    named = fmt.listed([_(ACTIONS[a]) if a in ACTIONS else a for a in actions])
     plural = n_(
         "Last diagnosis {date}: {steps} step ({actions}).", "Last diagnosis {date}: {steps} steps ({actions}).", steps
     )

@@ -5,8 +5,9 @@ retention in percent with 1, counts with thousands separators. The CLI's --json 
 No numpy here: the dialog formats on the main thread.
 
 Numbers follow the language in use (lang.py): its decimal mark and thousands separator, its percent sign's
-place (a message of the catalog), and, in a right-to-left language, each number (its unit left to the
-language) and each range isolated left to right, so that "1.4%–33.3%" never reads reversed.
+place (a message of the catalog), and, in a right-to-left language, each number, percentage (its sign on the
+same side alone as in a range) and range isolated left to right, so that "1.4%–33.3%" never reads reversed;
+a unit in words ("pp") stays outside, where the language puts it.
 """
 
 from __future__ import annotations
@@ -52,6 +53,14 @@ def date(iso: str) -> str:
     return ltr(out.translate(str.maketrans("0123456789", lang.current().numbers.digits)))
 
 
+SEPARATOR = N_(", ")  # between the items of a list ("、" in Japanese and Chinese, "، " in Arabic)
+
+
+def listed(items: list[str]) -> str:
+    """Return items as a list in the language in use ("a, b, c")."""
+    return lang._(SEPARATOR).join(items)
+
+
 def na() -> str:
     """Return "n/a" in the language in use."""
     return lang._(NA)
@@ -86,7 +95,7 @@ def points(x: float | None, signed: bool = False) -> str:
 
 def percent(x: float | None, digits: int = 1) -> str:
     """Return a rate (a fraction) in percent ("91.2%")."""
-    return na() if x is None or x != x else lang.text(PERCENT, number=local(f"{x * 100:.{digits}f}"))
+    return na() if x is None or x != x else ltr(lang.text(PERCENT, number=_plain(f"{x * 100:.{digits}f}")))
 
 
 def interval(low: float | None, high: float | None, fmt: str = "log_loss") -> str:

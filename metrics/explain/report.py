@@ -6,6 +6,8 @@ the columns of a table are padded after the numbers are written. The indentation
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from ..jobs.evaluate import Evaluation
@@ -34,6 +36,24 @@ def _rate(x: float) -> str:
     return fmt.local(f"{x:.3f}")
 
 
+_LABELLED = re.compile(r"^(.*?(?::(?=\s)|：))\s*(\S.*)$")  # "Label:  value" (a full-width colon needs no space)
+
+
+def width(said: str) -> int:
+    """Return how many columns a text takes in a terminal (East Asian wide and full-width letters: two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 0 if unicodedata.combining(c) else 1 for c in said)
+
+
+def columns(lines: list[str]) -> list[str]:
+    """Return "label: value" lines with their values in one column, however wide the language's labels are."""
+    parts = [_LABELLED.match(line) for line in lines]
+    widest = max((width(m.group(1)) for m in parts if m), default=0)
+    return [
+        f"{m.group(1)}{' ' * (widest + 1 - width(m.group(1)))}{m.group(2)}" if m else line
+        for m, line in zip(parts, lines, strict=True)
+    ]
+
+
 def format_report(ev: Evaluation) -> str:
     """Return the plain-text report of an evaluation, in the language in use."""
     o = ev.overall
@@ -52,6 +72,8 @@ def format_report(ev: Evaluation) -> str:
             measured=fmt.percent(o.retention),
             predicted=fmt.percent(o.mean_predicted),
         ),
+    ]
+    lines = columns(lines) + [
         "",
         _("Calibration (predicted R bin: reviews, mean predicted, measured, 95% interval):"),
     ]

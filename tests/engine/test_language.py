@@ -145,7 +145,7 @@ def test_a_range_and_a_name_keep_their_direction_in_right_to_left():
     lang.use("ar_SA")
     low, high = fmt.percent(0.014), fmt.percent(0.333)
     assert fmt.interval(0.014, 0.333, "percent") == "\u2066" + low + "–" + high + "\u2069"  # never "33.3%–1.4%"
-    assert "\u20661.4\u2069" in low  # the number isolated; the sign where the language puts it
+    assert low.startswith("\u2066") and low.endswith("\u2069")  # the sign on one side, alone or in a range
     assert fmt.name("Kanji") == "\u2068Kanji\u2069"
     lang.use("en")
     assert fmt.name("Kanji") == "Kanji" and fmt.name("עברית") == "\u2068עברית\u2069"
@@ -163,3 +163,14 @@ def test_anki_words_fill_the_terms_and_english_keeps_its_own():
     assert lang.text("Open {deck_options}, then {optimize}.") == "Open Deck Options, then Optimize."
     lang.use("de_DE", terms={"deck_options": "Stapelprofile", "optimize": "Dieses Stapelprofil optimieren"})
     assert lang.text("Open {deck_options}, then {optimize}.").count("Stapelprofil") == 2
+
+
+def test_report_labels_line_up_however_wide_the_language_writes_them():
+    from fsrs_calibration.metrics.explain.report import columns, width
+
+    english = ["Reviews scored: 12", "Log loss:       0.3412", "AUC:            0.700"]
+    assert columns(english) == english  # the English report is unchanged
+    japanese = columns(["評価対象の復習：12 件", "log loss:       0.3412", "保持率:   88.5%"])
+    starts = [width(line) - width(line.split("：")[-1].split(": ")[-1].lstrip()) for line in japanese]
+    assert len(set(starts)) == 1, japanese  # the values start in one column (wide letters count two)
+    assert columns(["at 12:30 it ran"]) == ["at 12:30 it ran"]  # a colon inside a value is not a label

@@ -11,6 +11,7 @@ from aqt.qt import QFrame, QHBoxLayout, QPushButton, Qt, QToolButton, QVBoxLayou
 
 from ...metrics.explain import formatting as fmt
 from ...metrics.explain import plan as words
+from ...metrics.explain.findings import FINDING_TITLES
 from ...metrics.explain.lang import _, current, text
 from ..anki_screens import ACTION_LABELS
 from ..text import label, rich, set_markup, set_plain, tooltip
@@ -87,7 +88,8 @@ def _evidence(step: Any, findings_html: Callable[[list[Any]], str]) -> QWidget:
     if step.findings:
         set_markup(words_shown, findings_html(list(step.findings)))
     else:
-        set_plain(words_shown, text(words.WHY_AFTER, because=", ".join(step.because)))
+        titles = [_(FINDING_TITLES[i]) if i in FINDING_TITLES else i for i in step.because]  # never raw ids
+        set_plain(words_shown, text(words.WHY_AFTER, because=", ".join(titles)))
     layout.addWidget(words_shown)
     return box
 
@@ -113,7 +115,7 @@ class PresetBox(QFrame):
         for note in plan.notes:  # under the preset's steps, indented as they are: this preset's
             line = label(text(words.NOTE, note=note))
             slanted = "" if current().right_to_left else "font-style: italic; "  # Arabic, Hebrew: no italics
-            line.setStyleSheet(slanted + "margin-left: 12px")
+            line.setStyleSheet(slanted + ("margin-right: 12px" if current().right_to_left else "margin-left: 12px"))
             layout.addWidget(line)
 
 

@@ -46,7 +46,7 @@ def check(ctx: Context) -> list[Finding]:
     if out:
         return out
     now = fmt.count(ctx.reviews)
-    said = words.UNCHANGED.fill(date=last.date, reviews=fmt.count(last.reviews), now=now)
+    said = words.UNCHANGED.fill(date=fmt.date(last.date), reviews=fmt.count(last.reviews), now=now)
     return [Finding.of(ID, Verdict.OK, findings_words.COLLECTION, said, {"since": last.date, "presets_changed": 0})]
 
 
@@ -63,7 +63,9 @@ def _changed(ctx: Context, pid: int, info: Preset, before: list[float], last: Sn
     since = (old.revlog_id > last.through_ms) & np.isin(old.revlog_id, ctx.scored.revlog_id)
     evidence = {"since": last.date, "old_params": list(before), "reviews": int(since.sum())}
     if since.sum() < MIN_SINCE:
-        said = words.TOO_FEW.fill(date=last.date, reviews=fmt.count(int(since.sum())), needed=fmt.count(MIN_SINCE))
+        said = words.TOO_FEW.fill(
+            date=fmt.date(last.date), reviews=fmt.count(int(since.sum())), needed=fmt.count(MIN_SINCE)
+        )
         return Finding.of(ID, Verdict.NOT_ENOUGH_DATA, scope, said, evidence)
     revlog_id = old.revlog_id[since]
     new = ctx.scored.predictions_of(revlog_id)
@@ -72,14 +74,14 @@ def _changed(ctx: Context, pid: int, info: Preset, before: list[float], last: Sn
     evidence.update(_evidence(g))
     numbers = _numbers(g)
     if g.low > 0 and g.gain >= MIN_GAIN:
-        return Finding.of(ID, Verdict.OK, scope, words.HELPED.fill(date=last.date, numbers=numbers), evidence)
+        return Finding.of(ID, Verdict.OK, scope, words.HELPED.fill(date=fmt.date(last.date), numbers=numbers), evidence)
     if g.high < 0 and g.gain <= -MIN_GAIN:
-        said = words.HURT.fill(date=last.date, numbers=numbers)
+        said = words.HURT.fill(date=fmt.date(last.date), numbers=numbers)
         return Finding.of(ID, Verdict.SUGGESTION, scope, said, evidence, affected=g.reviews)
     if -MIN_GAIN < g.low and g.high < MIN_GAIN:
-        said = words.LITTLE.fill(date=last.date, numbers=numbers, least=fmt.local(f"{MIN_GAIN:.3f}"))
+        said = words.LITTLE.fill(date=fmt.date(last.date), numbers=numbers, least=fmt.local(f"{MIN_GAIN:.3f}"))
         return Finding.of(ID, Verdict.OK, scope, said, evidence)
-    said = words.CANNOT_TELL.fill(date=last.date, numbers=numbers)
+    said = words.CANNOT_TELL.fill(date=fmt.date(last.date), numbers=numbers)
     return Finding.of(ID, Verdict.NOT_ENOUGH_DATA, scope, said, evidence)
 
 

@@ -46,7 +46,12 @@ def scheduled_since(ctx: Context, pid: int, through_ms: int) -> np.ndarray:
 def _changed(ctx: Context, pid: int, name: str, before: float, now: float, last: Snapshot) -> Finding:
     mask = scheduled_since(ctx, pid, last.through_ms)
     n = int(mask.sum())
-    values = {"date": last.date, "before": fmt.percent(before, 0), "now": fmt.percent(now, 0), "reviews": fmt.count(n)}
+    values = {
+        "date": fmt.date(last.date),
+        "before": fmt.percent(before, 0),
+        "now": fmt.percent(now, 0),
+        "reviews": fmt.count(n),
+    }
     evidence = {"since": last.date, "desired_before": before, "desired": now, "reviews": n}
     if n < MIN_SCHEDULED:
         said = words.RETENTION_TOO_FEW.fill(needed=fmt.count(MIN_SCHEDULED), **values)
