@@ -5,9 +5,9 @@
     python scripts/catalogs.py compile   # <language>/LC_MESSAGES/fsrs_calibration.mo beside them (make does it)
     python scripts/catalogs.py check     # every message translated, same fields, the language's plural forms
 
-A message is the string literal inside N_(...), _(...), text(...) (its first argument), n_(...) (its first two)
-or Words(...) (each of its texts) in metrics/, ui/, cli/ and the root __init__.py. Only the standard library
-is used, so that packaging needs nothing else.
+A message is the string literal inside N_(...), _(...), text(...) (its first argument), n_(...) and Nn_(...) (their
+first two: a message with plural forms) or Words(...) (each of its texts) in metrics/, ui/, cli/ and the root
+__init__.py. Only the standard library is used, so that packaging needs nothing else.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ LOCALE = ROOT / "metrics" / "explain" / "locale"
 DOMAIN = "fsrs_calibration"
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
 SOURCES = ["metrics", "ui", "cli", "__init__.py"]
-MARKERS = {"N_": 1, "_": 1, "text": 1, "n_": 2}
+MARKERS = {"N_": 1, "_": 1, "text": 1, "n_": 2, "Nn_": 2}
 FIELD = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)(?:[:!][^{}]*)?\}")
 
 # Each shipped language's plural rule, as gettext writes it (CLDR's cardinal categories for integers).
@@ -78,9 +78,9 @@ def messages_of(path: Path) -> list[tuple[str, str, int]]:
         if name == "Words":
             texts = args + [_literal(k.value) for k in node.keywords if k.arg in ("summary", "action", "why")]
             found += [(t, "", node.lineno) for t in texts if t]
-        elif name == "n_" and len(args) >= 2 and args[0] and args[1]:
+        elif name in ("n_", "Nn_") and len(args) >= 2 and args[0] and args[1]:
             found.append((args[0], args[1], node.lineno))
-        elif name in MARKERS and name != "n_" and args and args[0]:
+        elif name in MARKERS and name not in ("n_", "Nn_") and args and args[0]:
             found.append((args[0], "", node.lineno))
     return found
 

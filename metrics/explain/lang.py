@@ -39,6 +39,11 @@ def N_(message: str) -> str:  # noqa: N802 — gettext's name for "mark, transla
     return message
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 — as N_, for a message with plural forms
+    """Mark a message with plural forms for the catalog; `n_(*pair, n)` translates it where it is used."""
+    return singular, plural
+
+
 TERMS = {  # Anki's own words, as fields of our sentences; the dialog puts Anki's translation in
     "deck_options": N_("Deck Options"),
     "optimize": N_("Optimize"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import formatting as fmt
 from .findings import Words
-from .lang import N_, _
+from .lang import N_
 
 # The numbers of a finding, one clause that several of its sentences hold as {numbers} (filled with text()).
 HARD_NUMBERS = N_(
@@ -27,9 +27,39 @@ HARD_OK = Words(
     "{numbers}. The check compares recall after Hard with recall after Good, each against FSRS's prediction; a "
     "drop of {effect} after Hard lies outside the interval of the difference.",
 )
+HARD_OK_UNKNOWN = Words(
+    "Your Hard answers look honest: had an unknown share of them been given to forgotten cards, recall after Hard "
+    "would have been {effect} lower, and it is not (95% interval {low} to {high}).",
+    "",
+    "{numbers}. The check compares recall after Hard with recall after Good, each against FSRS's prediction; a "
+    "drop of {effect} after Hard lies outside the interval of the difference.",
+)
+HARD_OK_ALL = Words(
+    "Your Hard answers look honest: had all of them been given to forgotten cards, recall after Hard would "
+    "have been {effect} lower, and it is not (95% interval {low} to {high}).",
+    "",
+    "{numbers}. The check compares recall after Hard with recall after Good, each against FSRS's prediction; a "
+    "drop of {effect} after Hard lies outside the interval of the difference.",
+)
 HARD_CANNOT_TELL = Words(
     "The data cannot tell yet whether Hard is pressed on forgotten cards: with {reviews} reviews after Hard, only "
     "a misuse of about {share} of Hard answers or more would show.",
+    "Keep answering Again whenever you have forgotten; ask again after more reviews.",
+    "{numbers}. The difference, {diff} (95% interval {low} to {high}), is within chance, but the interval still "
+    "allows a drop of {effect} after Hard; parameters optimized on reviews with a misuse absorb part of it, so a "
+    "small gap is not proof of honest answers.",
+)
+HARD_CANNOT_TELL_UNKNOWN = Words(
+    "The data cannot tell yet whether Hard is pressed on forgotten cards: with {reviews} reviews after Hard, only "
+    "a misuse of an unknown share of Hard answers would show.",
+    "Keep answering Again whenever you have forgotten; ask again after more reviews.",
+    "{numbers}. The difference, {diff} (95% interval {low} to {high}), is within chance, but the interval still "
+    "allows a drop of {effect} after Hard; parameters optimized on reviews with a misuse absorb part of it, so a "
+    "small gap is not proof of honest answers.",
+)
+HARD_CANNOT_TELL_ALL = Words(
+    "The data cannot tell yet whether Hard is pressed on forgotten cards: with {reviews} reviews after Hard, only "
+    "a misuse of all Hard answers would show.",
     "Keep answering Again whenever you have forgotten; ask again after more reviews.",
     "{numbers}. The difference, {diff} (95% interval {low} to {high}), is within chance, but the interval still "
     "allows a drop of {effect} after Hard; parameters optimized on reviews with a misuse absorb part of it, so a "
@@ -60,6 +90,20 @@ AGAIN_OK = Words(
     "",
     "{numbers}. Recall after Again is compared with recall after Good, each against FSRS's prediction.",
 )
+AGAIN_OK_UNKNOWN = Words(
+    "Nothing suggests Again is pressed on remembered cards: had an unknown share of your Again answers been given to "
+    "remembered cards, recall after Again would have been {effect} higher, and it is not (95% interval {low} to "
+    "{high}).",
+    "",
+    "{numbers}. Recall after Again is compared with recall after Good, each against FSRS's prediction.",
+)
+AGAIN_OK_ALL = Words(
+    "Nothing suggests Again is pressed on remembered cards: had all of your Again answers been given to "
+    "remembered cards, recall after Again would have been {effect} higher, and it is not (95% interval {low} to "
+    "{high}).",
+    "",
+    "{numbers}. Recall after Again is compared with recall after Good, each against FSRS's prediction.",
+)
 AGAIN_OK_HARD_EXPLAINS = Words(
     "Nothing suggests Again is pressed on remembered cards: {numbers}.",
     "",
@@ -72,14 +116,34 @@ AGAIN_CANNOT_TELL = Words(
     "{numbers}. The difference from recall after Good, {diff} (95% interval {low} to {high}), is within chance, "
     "but the interval still allows a rise of {effect}.",
 )
+AGAIN_CANNOT_TELL_UNKNOWN = Words(
+    "The data cannot tell yet whether Again is pressed on remembered cards: with {reviews} reviews after Again, "
+    "only a misuse of an unknown share of Again answers would show.",
+    "Keep pressing Again only when you have forgotten; ask again after more reviews.",
+    "{numbers}. The difference from recall after Good, {diff} (95% interval {low} to {high}), is within chance, "
+    "but the interval still allows a rise of {effect}.",
+)
+AGAIN_CANNOT_TELL_ALL = Words(
+    "The data cannot tell yet whether Again is pressed on remembered cards: with {reviews} reviews after Again, "
+    "only a misuse of all Again answers would show.",
+    "Keep pressing Again only when you have forgotten; ask again after more reviews.",
+    "{numbers}. The difference from recall after Good, {diff} (95% interval {low} to {high}), is within chance, "
+    "but the interval still allows a rise of {effect}.",
+)
 
 
-def share(effect: float, per_answer: float) -> str:
-    """Return the share of answers that, misused, would change recall after them by `effect` (each misused
-    answer changes the next prediction by `per_answer`), in words ("about 25%", "more than all")."""
+def share(effect: float, per_answer: float) -> tuple[str, str]:
+    """Return which sentence fits the share of answers that, misused, would change recall after them by `effect`
+    (each misused answer changes the next prediction by `per_answer`): "unknown", "all" or "percent", with the
+    share written ("25%"; "" for the first two). Each finding has a whole sentence per kind (WORDS[kind])."""
     if not per_answer or per_answer != per_answer or per_answer <= 0:
-        return _("an unknown share")
+        return "unknown", ""
     value = effect / per_answer
     if value >= 1:
-        return _("all of them")
-    return fmt.percent(max(1, round(value * 100)) / 100, 0)
+        return "all", ""
+    return "percent", fmt.percent(max(1, round(value * 100)) / 100, 0)
+
+
+def by_share(kind: str, percent: Words, unknown: Words, every: Words) -> Words:
+    """Return the words of a finding for a kind of share (see `share`)."""
+    return {"unknown": unknown, "all": every}.get(kind, percent)

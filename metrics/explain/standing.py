@@ -69,14 +69,14 @@ def sentence(s: Standing) -> str:
             "benchmark. Source: {source}.",
             source=source(s),
         )
-    group = text("the benchmark's {learners} learners with {band}", learners=fmt.count(s.users), band=band_text(s))
-    parts = [_by_rmse(s, group), _by_log_loss(s, _("them") if s.rmse_beats is not None else group)]
+    group = {"learners": fmt.count(s.users), "band": band_text(s)}
+    parts = [_by_rmse(s, group), _by_log_loss(s, group)]
     if s.auc is not None and s.auc_beats is not None:
+        rank, percent = _rank(s.auc_beats)
         parts.append(
             text(
-                "By AUC (telling the reviews you forget from those you remember), {beats} the {learners} of them "
-                "whose AUC is defined ({auc} against a median of {median}).",
-                beats=_beats(s.auc_beats),
+                _AUC[rank],
+                percent=percent,
                 learners=fmt.count(s.auc_users),
                 auc=fmt.auc(s.auc),
                 median=fmt.auc(s.auc_median),
@@ -93,30 +93,29 @@ def sentence(s: Standing) -> str:
     return " ".join(parts)
 
 
-def _by_rmse(s: Standing, group: str) -> str:
+def _by_rmse(s: Standing, group: dict[str, str]) -> str:
     if s.rmse_beats is None:
-        return text("Your RMSE (bins) could not be computed, so it is not compared with {group}.", group=group)
-    return text(
-        "By RMSE (bins), FSRS predicts you {beats} {group}: {rmse} against their median of {median}.",
-        beats=_beats(s.rmse_beats),
-        group=group,
-        rmse=fmt.rmse(s.rmse_bins),
-        median=fmt.rmse(s.rmse_median),
-    )
+        return text(
+            "Your RMSE (bins) could not be computed, so it is not compared with the benchmark's {learners} learners "
+            "with {band}.",
+            **group,
+        )
+    rank, percent = _rank(s.rmse_beats)
+    return text(_RMSE[rank], percent=percent, rmse=fmt.rmse(s.rmse_bins), median=fmt.rmse(s.rmse_median), **group)
 
 
-def _by_log_loss(s: Standing, group: str) -> str:
+def _by_log_loss(s: Standing, group: dict[str, str]) -> str:
     if s.log_loss_beats is None:
         return _("Your log loss could not be computed, so it is not compared.")
-    return text(
-        "By log loss, {beats} {group} ({log_loss} against a median of {median}) — but log loss also depends on how "
-        "much you remember (it is lower at 95% retention than at 80% for equally good predictions), and the "
-        "benchmark's files do not hold its learners' retention, so treat this one as rough.",
-        beats=_beats(s.log_loss_beats),
-        group=group,
+    rank, percent = _rank(s.log_loss_beats)
+    said = text(
+        (_LOG_LOSS_THEM if s.rmse_beats is not None else _LOG_LOSS)[rank],
+        percent=percent,
         log_loss=fmt.log_loss(s.log_loss),
         median=fmt.log_loss(s.log_loss_median),
+        **group,
     )
+    return said
 
 
 def _month(date: str) -> str:
@@ -127,15 +126,128 @@ def _month(date: str) -> str:
     return date or _("unknown date")
 
 
-def _beats(percent: float) -> str:
-    """'better than 64% of', with honest wording at the ends ('better than all of', 'more than 99% of', …)."""
-    if percent >= 100:
-        return _("better than all of")
-    if percent <= 0:
-        return _("worse than all of")
+def _rank(percent: float) -> tuple[str, str]:
+    """Return which sentence a share beaten takes, with honest wording at the ends ("all", "none", "over 99",
+    "under 1", else "percent"), and the share written ("64%")."""
     shown = round(percent)
+    if percent >= 100:
+        return "all", ""
+    if percent <= 0:
+        return "none", ""
     if shown >= 100:
-        return _("better than more than 99% of")
+        return "over99", fmt.percent(0.99, 0)
     if shown <= 0:
-        return _("better than fewer than 1% of")
-    return text("better than {percent} of", percent=fmt.percent(shown / 100, 0))
+        return "under1", fmt.percent(0.01, 0)
+    return "percent", fmt.percent(shown / 100, 0)
+
+
+# Whole sentences for each rank (word order differs between languages): RMSE (bins), then log loss against the
+# same group or, after RMSE, against "them", then AUC.
+_RMSE = {
+    "all": N_(
+        "By RMSE (bins), FSRS predicts you better than all of the benchmark's {learners} learners with {band}: "
+        "{rmse} against their median of {median}."
+    ),
+    "none": N_(
+        "By RMSE (bins), FSRS predicts you worse than all of the benchmark's {learners} learners with {band}: "
+        "{rmse} against their median of {median}."
+    ),
+    "over99": N_(
+        "By RMSE (bins), FSRS predicts you better than more than {percent} of the benchmark's {learners} learners "
+        "with {band}: {rmse} against their median of {median}."
+    ),
+    "under1": N_(
+        "By RMSE (bins), FSRS predicts you better than fewer than {percent} of the benchmark's {learners} learners "
+        "with {band}: {rmse} against their median of {median}."
+    ),
+    "percent": N_(
+        "By RMSE (bins), FSRS predicts you better than {percent} of the benchmark's {learners} learners with "
+        "{band}: {rmse} against their median of {median}."
+    ),
+}
+_LOG_LOSS = {
+    "all": N_(
+        "By log loss, better than all of the benchmark's {learners} learners with {band} ({log_loss} "
+        "against a median of {median}) — but log loss also depends on how much you remember (it is lower "
+        "at 95% retention than at 80% for equally good predictions), and the benchmark's files do not "
+        "hold its learners' retention, so treat this one as rough."
+    ),
+    "none": N_(
+        "By log loss, worse than all of the benchmark's {learners} learners with {band} ({log_loss} "
+        "against a median of {median}) — but log loss also depends on how much you remember (it is lower "
+        "at 95% retention than at 80% for equally good predictions), and the benchmark's files do not "
+        "hold its learners' retention, so treat this one as rough."
+    ),
+    "over99": N_(
+        "By log loss, better than more than {percent} of the benchmark's {learners} learners with {band} "
+        "({log_loss} against a median of {median}) — but log loss also depends on how much you remember "
+        "(it is lower at 95% retention than at 80% for equally good predictions), and the benchmark's "
+        "files do not hold its learners' retention, so treat this one as rough."
+    ),
+    "under1": N_(
+        "By log loss, better than fewer than {percent} of the benchmark's {learners} learners with {band} "
+        "({log_loss} against a median of {median}) — but log loss also depends on how much you remember "
+        "(it is lower at 95% retention than at 80% for equally good predictions), and the benchmark's "
+        "files do not hold its learners' retention, so treat this one as rough."
+    ),
+    "percent": N_(
+        "By log loss, better than {percent} of the benchmark's {learners} learners with {band} "
+        "({log_loss} against a median of {median}) — but log loss also depends on how much you remember "
+        "(it is lower at 95% retention than at 80% for equally good predictions), and the benchmark's "
+        "files do not hold its learners' retention, so treat this one as rough."
+    ),
+}
+_LOG_LOSS_THEM = {
+    "all": N_(
+        "By log loss, better than all of them ({log_loss} against a median of {median}) — but log loss "
+        "also depends on how much you remember (it is lower at 95% retention than at 80% for equally good "
+        "predictions), and the benchmark's files do not hold its learners' retention, so treat this one "
+        "as rough."
+    ),
+    "none": N_(
+        "By log loss, worse than all of them ({log_loss} against a median of {median}) — but log loss "
+        "also depends on how much you remember (it is lower at 95% retention than at 80% for equally good "
+        "predictions), and the benchmark's files do not hold its learners' retention, so treat this one "
+        "as rough."
+    ),
+    "over99": N_(
+        "By log loss, better than more than {percent} of them ({log_loss} against a median of {median}) — "
+        "but log loss also depends on how much you remember (it is lower at 95% retention than at 80% for "
+        "equally good predictions), and the benchmark's files do not hold its learners' retention, so "
+        "treat this one as rough."
+    ),
+    "under1": N_(
+        "By log loss, better than fewer than {percent} of them ({log_loss} against a median of {median}) "
+        "— but log loss also depends on how much you remember (it is lower at 95% retention than at 80% "
+        "for equally good predictions), and the benchmark's files do not hold its learners' retention, so "
+        "treat this one as rough."
+    ),
+    "percent": N_(
+        "By log loss, better than {percent} of them ({log_loss} against a median of {median}) — but log "
+        "loss also depends on how much you remember (it is lower at 95% retention than at 80% for equally "
+        "good predictions), and the benchmark's files do not hold its learners' retention, so treat this "
+        "one as rough."
+    ),
+}
+_AUC = {
+    "all": N_(
+        "By AUC (telling the reviews you forget from those you remember), better than all of the "
+        "{learners} of them whose AUC is defined ({auc} against a median of {median})."
+    ),
+    "none": N_(
+        "By AUC (telling the reviews you forget from those you remember), worse than all of the "
+        "{learners} of them whose AUC is defined ({auc} against a median of {median})."
+    ),
+    "over99": N_(
+        "By AUC (telling the reviews you forget from those you remember), better than more than {percent} "
+        "of the {learners} of them whose AUC is defined ({auc} against a median of {median})."
+    ),
+    "under1": N_(
+        "By AUC (telling the reviews you forget from those you remember), better than fewer than "
+        "{percent} of the {learners} of them whose AUC is defined ({auc} against a median of {median})."
+    ),
+    "percent": N_(
+        "By AUC (telling the reviews you forget from those you remember), better than {percent} of the "
+        "{learners} of them whose AUC is defined ({auc} against a median of {median})."
+    ),
+}

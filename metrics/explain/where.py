@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import formatting as fmt
-from .lang import N_, _, n_, text
+from .lang import N_, Nn_, _, n_, text
 
 if TYPE_CHECKING:
     from ..score.where import BinError
@@ -23,12 +23,7 @@ FEATURE_TITLES = {
 # the lateness bins of "overdue" (score/binning.py overdue_codes)
 OVERDUE_LABELS = {0: N_("early"), 1: N_("on time"), 2: N_("1.5–3× late"), 3: N_("over 3× late")}
 # the same bins where the sentence names them
-OVERDUE_WHERE = {
-    0: N_("on reviews done early"),
-    1: N_("on reviews done on time"),
-    2: N_("on reviews done 1.5–3× late"),
-    3: N_("on reviews done over 3× late (after a break)"),
-}
+OVERDUE_WHERE = (0, 1, 2, 3)  # the lateness bins with words of their own: early, on time, 1.5–3× and over 3× late
 
 
 def bin_label(feature: str, lowest: int, highest: int) -> str:
@@ -42,24 +37,171 @@ def _span(lowest: int, highest: int) -> str:
     return fmt.local(f"{lowest}" if lowest == highest else f"{lowest}–{highest}")
 
 
-def where_text(b: BinError) -> str:
-    """Return the bin in words, e.g. "on cards with 3–4 lapses" or "on reviews 12 days after the previous"."""
-    span = _span(b.lowest, b.highest)
-    n = b.lowest if b.lowest == b.highest else max(2, b.highest)  # a range reads as more than one
-    if b.feature == "interval":
-        said = n_("on reviews {span} day after the previous one", "on reviews {span} days after the previous one", n)
-        return said.format(span=span)
-    if b.feature == "reviews":
-        return n_("on cards reviewed {span} time before", "on cards reviewed {span} times before", n).format(span=span)
-    if b.feature == "lapses":
-        return n_("on cards with {span} lapse", "on cards with {span} lapses", n).format(span=span)
-    if b.feature == "difficulty":
-        return text("on cards of FSRS difficulty {span}", span=span)
-    if b.feature == "overdue":
-        if b.lowest in OVERDUE_WHERE:
-            return _(OVERDUE_WHERE[b.lowest])
-        return text("on reviews {span}", span=span)
-    return text("where {feature} is {span}", feature=b.feature, span=span)
+# One whole sentence per kind of bin and direction (FSRS overestimates / underestimates recall there); the
+# counted kinds as singular and plural, by the number the bin reads as.
+_PLURAL = {
+    "interval": (
+        Nn_(
+            (
+                "FSRS overestimates recall by {points} on reviews {span} day after the previous one "
+                "(predicted {predicted}, measured {measured}, 95% interval {interval}; {reviews} "
+                "reviews)."
+            ),
+            (
+                "FSRS overestimates recall by {points} on reviews {span} days after the previous one "
+                "(predicted {predicted}, measured {measured}, 95% interval {interval}; {reviews} "
+                "reviews)."
+            ),
+        ),
+        Nn_(
+            (
+                "FSRS underestimates recall by {points} on reviews {span} day after the previous one "
+                "(predicted {predicted}, measured {measured}, 95% interval {interval}; {reviews} "
+                "reviews)."
+            ),
+            (
+                "FSRS underestimates recall by {points} on reviews {span} days after the previous one "
+                "(predicted {predicted}, measured {measured}, 95% interval {interval}; {reviews} "
+                "reviews)."
+            ),
+        ),
+    ),
+    "reviews": (
+        Nn_(
+            (
+                "FSRS overestimates recall by {points} on cards reviewed {span} time before "
+                "(predicted {predicted}, measured {measured}, 95% interval {interval}; {reviews} "
+                "reviews)."
+            ),
+            (
+                "FSRS overestimates recall by {points} on cards reviewed {span} times before "
+                "(predicted {predicted}, measured {measured}, 95% interval {interval}; {reviews} "
+                "reviews)."
+            ),
+        ),
+        Nn_(
+            (
+                "FSRS underestimates recall by {points} on cards reviewed {span} time before "
+                "(predicted {predicted}, measured {measured}, 95% interval {interval}; {reviews} "
+                "reviews)."
+            ),
+            (
+                "FSRS underestimates recall by {points} on cards reviewed {span} times before "
+                "(predicted {predicted}, measured {measured}, 95% interval {interval}; {reviews} "
+                "reviews)."
+            ),
+        ),
+    ),
+    "lapses": (
+        Nn_(
+            (
+                "FSRS overestimates recall by {points} on cards with {span} lapse (predicted "
+                "{predicted}, measured {measured}, 95% interval {interval}; {reviews} reviews)."
+            ),
+            (
+                "FSRS overestimates recall by {points} on cards with {span} lapses (predicted "
+                "{predicted}, measured {measured}, 95% interval {interval}; {reviews} reviews)."
+            ),
+        ),
+        Nn_(
+            (
+                "FSRS underestimates recall by {points} on cards with {span} lapse (predicted "
+                "{predicted}, measured {measured}, 95% interval {interval}; {reviews} reviews)."
+            ),
+            (
+                "FSRS underestimates recall by {points} on cards with {span} lapses (predicted "
+                "{predicted}, measured {measured}, 95% interval {interval}; {reviews} reviews)."
+            ),
+        ),
+    ),
+}
+_SINGLE = {
+    "difficulty": (
+        N_(
+            "FSRS overestimates recall by {points} on cards of FSRS difficulty {span} (predicted "
+            "{predicted}, measured {measured}, 95% interval {interval}; {reviews} reviews)."
+        ),
+        N_(
+            "FSRS underestimates recall by {points} on cards of FSRS difficulty {span} (predicted "
+            "{predicted}, measured {measured}, 95% interval {interval}; {reviews} reviews)."
+        ),
+    ),
+    "overdue-0": (
+        N_(
+            "FSRS overestimates recall by {points} on reviews done early (predicted {predicted}, "
+            "measured {measured}, 95% interval {interval}; {reviews} reviews)."
+        ),
+        N_(
+            "FSRS underestimates recall by {points} on reviews done early (predicted {predicted}, "
+            "measured {measured}, 95% interval {interval}; {reviews} reviews)."
+        ),
+    ),
+    "overdue-1": (
+        N_(
+            "FSRS overestimates recall by {points} on reviews done on time (predicted {predicted}, "
+            "measured {measured}, 95% interval {interval}; {reviews} reviews)."
+        ),
+        N_(
+            "FSRS underestimates recall by {points} on reviews done on time (predicted {predicted}, "
+            "measured {measured}, 95% interval {interval}; {reviews} reviews)."
+        ),
+    ),
+    "overdue-2": (
+        N_(
+            "FSRS overestimates recall by {points} on reviews done 1.5–3× late (predicted "
+            "{predicted}, measured {measured}, 95% interval {interval}; {reviews} reviews)."
+        ),
+        N_(
+            "FSRS underestimates recall by {points} on reviews done 1.5–3× late (predicted "
+            "{predicted}, measured {measured}, 95% interval {interval}; {reviews} reviews)."
+        ),
+    ),
+    "overdue-3": (
+        N_(
+            "FSRS overestimates recall by {points} on reviews done over 3× late (after a break) "
+            "(predicted {predicted}, measured {measured}, 95% interval {interval}; {reviews} "
+            "reviews)."
+        ),
+        N_(
+            "FSRS underestimates recall by {points} on reviews done over 3× late (after a break) "
+            "(predicted {predicted}, measured {measured}, 95% interval {interval}; {reviews} "
+            "reviews)."
+        ),
+    ),
+    "overdue": (
+        N_(
+            "FSRS overestimates recall by {points} on reviews {span} (predicted {predicted}, measured "
+            "{measured}, 95% interval {interval}; {reviews} reviews)."
+        ),
+        N_(
+            "FSRS underestimates recall by {points} on reviews {span} (predicted {predicted}, "
+            "measured {measured}, 95% interval {interval}; {reviews} reviews)."
+        ),
+    ),
+    "other": (
+        N_(
+            "FSRS overestimates recall by {points} where {feature} is {span} (predicted {predicted}, "
+            "measured {measured}, 95% interval {interval}; {reviews} reviews)."
+        ),
+        N_(
+            "FSRS underestimates recall by {points} where {feature} is {span} (predicted {predicted}, "
+            "measured {measured}, 95% interval {interval}; {reviews} reviews)."
+        ),
+    ),
+}
+
+
+def _said(b: BinError, over: bool) -> str:
+    """Return the sentence for a bin and a direction, translated (its fields still to fill)."""
+    side = 0 if over else 1
+    if b.feature in _PLURAL:
+        n = b.lowest if b.lowest == b.highest else max(2, b.highest)  # a range reads as more than one
+        one, many = _PLURAL[b.feature][side]
+        return n_(one, many, n)
+    if b.feature == "overdue" and b.lowest in OVERDUE_WHERE:
+        return _(_SINGLE[f"overdue-{b.lowest}"][side])
+    key = b.feature if b.feature in _SINGLE else "other"
+    return _(_SINGLE[key][side])
 
 
 def summary(worst: BinError | None, min_reviews: int) -> str:
@@ -73,20 +215,11 @@ def summary(worst: BinError | None, min_reviews: int) -> str:
         )
     values = {
         "points": fmt.points(abs(worst.error)),
-        "where": where_text(worst),
+        "span": _span(worst.lowest, worst.highest),
+        "feature": worst.feature,
         "predicted": fmt.percent(worst.predicted),
         "measured": fmt.percent(worst.measured),
         "interval": fmt.interval(worst.ci_low, worst.ci_high, "percent"),
         "reviews": fmt.count(worst.count),
     }
-    if worst.error > 0:
-        return text(
-            "FSRS overestimates recall by {points} {where} (predicted {predicted}, measured {measured}, 95% interval "
-            "{interval}; {reviews} reviews).",
-            **values,
-        )
-    return text(
-        "FSRS underestimates recall by {points} {where} (predicted {predicted}, measured {measured}, 95% interval "
-        "{interval}; {reviews} reviews).",
-        **values,
-    )
+    return _said(worst, worst.error > 0).format(**values)

@@ -63,13 +63,16 @@ def _ok_or_cannot_tell(
     evidence.update(detectable_gap=effect, per_misused_answer=per_answer)
     low, high = fmt.points(c.low, True), fmt.points(c.high, True)
     if c.high < MIN_EFFECT:
-        share = words.share(MIN_EFFECT, per_answer)
-        said = words.AGAIN_OK.fill(numbers=numbers, share=share, effect=fmt.points(MIN_EFFECT), low=low, high=high)
+        kind, share = words.share(MIN_EFFECT, per_answer)
+        ok = words.by_share(kind, words.AGAIN_OK, words.AGAIN_OK_UNKNOWN, words.AGAIN_OK_ALL)
+        said = ok.fill(numbers=numbers, share=share, effect=fmt.points(MIN_EFFECT), low=low, high=high)
         return Finding.of("again-misuse", Verdict.OK, part.scope, said, evidence)
-    said = words.AGAIN_CANNOT_TELL.fill(
+    kind, share = words.share(effect, per_answer)
+    unsure = words.by_share(kind, words.AGAIN_CANNOT_TELL, words.AGAIN_CANNOT_TELL_UNKNOWN, words.AGAIN_CANNOT_TELL_ALL)
+    said = unsure.fill(
         numbers=numbers,
         reviews=fmt.count(reviews),
-        share=words.share(effect, per_answer),
+        share=share,
         effect=fmt.points(effect),
         diff=fmt.points(c.diff, True),
         low=low,

@@ -44,13 +44,21 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     effect = c.detectable(MIN_EFFECT)
     per_answer = -read_other_way(ctx, part, HARD, AGAIN)  # how much lower the next prediction after a lapse
     evidence.update(detectable_gap=effect, per_misused_answer=per_answer)
-    values = {"effect": fmt.points(effect), "share": words.share(effect, per_answer), "low": low, "high": high}
     if c.low > -MIN_EFFECT:  # a drop of MIN_EFFECT after Hard is ruled out: the check had the power to see it
-        values.update(effect=fmt.points(MIN_EFFECT), share=words.share(MIN_EFFECT, per_answer))
-        said = words.HARD_OK.fill(numbers=numbers, **values)
+        kind, share = words.share(MIN_EFFECT, per_answer)
+        ok = words.by_share(kind, words.HARD_OK, words.HARD_OK_UNKNOWN, words.HARD_OK_ALL)
+        said = ok.fill(numbers=numbers, effect=fmt.points(MIN_EFFECT), share=share, low=low, high=high)
         return [Finding.of("hard-misuse", Verdict.OK, part.scope, said, evidence)]
-    said = words.HARD_CANNOT_TELL.fill(
-        numbers=numbers, reviews=fmt.count(after_hard.reviews), diff=fmt.points(c.diff, True), **values
+    kind, share = words.share(effect, per_answer)
+    unsure = words.by_share(kind, words.HARD_CANNOT_TELL, words.HARD_CANNOT_TELL_UNKNOWN, words.HARD_CANNOT_TELL_ALL)
+    said = unsure.fill(
+        numbers=numbers,
+        reviews=fmt.count(after_hard.reviews),
+        diff=fmt.points(c.diff, True),
+        effect=fmt.points(effect),
+        share=share,
+        low=low,
+        high=high,
     )
     return [Finding.of("hard-misuse", Verdict.NOT_ENOUGH_DATA, part.scope, said, evidence)]
 
