@@ -256,7 +256,7 @@ class ScopeBar(QWidget):
             set_plain(self.options_summary, _("all at their defaults"))
             return
         template = _(REMEMBERED) if self.loading or self.remembered else "<b>{changed}</b>"
-        set_markup(self.options_summary, rich(template, changed="; ".join(changed)))
+        set_markup(self.options_summary, rich(template, changed=fmt.listed(changed, strong=True)))
 
 
 def _tree_text(name: str) -> str:

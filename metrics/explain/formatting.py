@@ -56,9 +56,12 @@ def date(iso: str) -> str:
 SEPARATOR = N_(", ")  # between the items of a list ("、" in Japanese and Chinese, "، " in Arabic)
 
 
-def listed(items: list[str]) -> str:
-    """Return items as a list in the language in use ("a, b, c")."""
-    return lang._(SEPARATOR).join(items)
+STRONG_SEPARATOR = N_("; ")  # between items that hold commas themselves ("；" in Chinese, "؛ " in Arabic)
+
+
+def listed(items: list[str], strong: bool = False) -> str:
+    """Return items as a list in the language in use ("a, b, c"; `strong`: "a; b; c", for items with commas)."""
+    return lang._(STRONG_SEPARATOR if strong else SEPARATOR).join(items)
 
 
 def na() -> str:

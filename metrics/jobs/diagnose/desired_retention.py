@@ -46,7 +46,7 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         said = calibrated.fill(low=_pct(low), high=_pct(high), count=count)
         return [Finding.of(ID, Verdict.OK, part.scope, said, evidence)]
     here = min(found, key=lambda c: abs(c.retention - desired))  # the candidate at the preset's own
-    places = "; ".join(_off_at(c) for c in off)
+    places = fmt.listed([_off_at(c) for c in off], strong=True)
     values = {"desired": _pct(desired), "off": places, "count": count}
     if trusted is not None:
         here_words = words.TRUSTED_HERE_ONE if trusted[0] == trusted[1] else words.TRUSTED_HERE
