@@ -31,6 +31,9 @@ def run() -> int:
     from ..metrics.explain.lang import for_command_line
 
     for_command_line(sys.argv[1:])  # the environment's language; --json stays English
+    from .output import keep_stdout
+
+    keep_stdout()  # what libraries print (Anki 25.07's slow-call warnings) goes to standard error
     from .commands import run as run_command_line
 
     return run_command_line()

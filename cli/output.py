@@ -17,11 +17,28 @@ class OutputError(Exception):
     """Standard output cannot be written (a full disk, a device error)."""
 
 
+_OWN: list[Any] = []  # the program's standard output, when the program keeps it for itself (keep_stdout)
+
+
+def keep_stdout() -> None:
+    """Keep standard output for what the program prints (emit) and send anything else printed there to standard
+    error: Anki 25.07 prints "blocked main thread for …ms" and a stack to standard output whenever one of its
+    calls takes over 0.2 s on the main thread, which would corrupt --json on a slow machine."""
+    if not _OWN:
+        _OWN.append(sys.stdout)
+        sys.stdout = sys.stderr
+
+
+def _stdout() -> Any:
+    return _OWN[0] if _OWN else sys.stdout
+
+
 def emit(text: str) -> None:
     """Print `text` and flush it now, so that a write error surfaces here and not at exit."""
+    out = _stdout()
     try:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+        out.write(text + "\n")
+        out.flush()
     except BrokenPipeError:
         raise
     except OSError as err:
@@ -32,7 +49,7 @@ def silence_stdout() -> None:
     """Point standard output at the null device, so the interpreter's final flush cannot fail again."""
     with contextlib.suppress(OSError, ValueError, AttributeError):
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, _stdout().fileno())
 
 
 def fail(message: str, output: bool = False) -> int:
