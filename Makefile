@@ -57,11 +57,19 @@ $(OLD_STAMP): tests/requirements/oldest.txt pyproject.toml
 	@$(OLD_VENV)/bin/python -m pip install --no-deps -e . $(QUIET)
 	@touch $(OLD_STAMP)
 
-.PHONY: catalogs venv test test-current test-oldest lint run run-cli bench bench-dialog sample package clean
+.PHONY: catalogs venv check test test-current test-oldest lint run run-cli bench bench-dialog sample package clean
 venv: $(STAMP)
 
 # Everything: lint, every test on the pinned Anki, and again on the oldest supported Anki (but the package's).
 test: lint test-current test-oldest
+
+# The inner loop: lint and the fast tests on the pinned Anki (those not marked slow: no simulated learners, no real
+# Anki window, no package build), in under 3 minutes.
+check: lint $(STAMP) $(ANKI_STAMP) $(CATALOGS)
+	E2E_PYTHON=$(CURDIR)/$(ANKI_VENV)/bin/python $(VPY) -m pytest $(WORKERS) -m "not slow" $(PYTEST_ARGS)
+
+# Both cores: whole test files to each worker (a module's fixtures are built once).
+WORKERS ?= -n 2 --dist loadfile
 
 # Fonts for the screenshots of the dialog in Japanese, Chinese and Korean (Arabic and Hebrew: DejaVu, already
 # there): Debian's Noto CJK, installed when missing and apt-get can (else the screenshots show empty boxes).
@@ -83,10 +91,10 @@ $(CATALOGS): $(PO_FILES) scripts/catalogs.py
 catalogs: $(CATALOGS)
 
 test-current: $(STAMP) $(ANKI_STAMP) $(CATALOGS) $(FONTS)
-	E2E_PYTHON=$(CURDIR)/$(ANKI_VENV)/bin/python $(VPY) -m pytest $(PYTEST_ARGS)
+	E2E_PYTHON=$(CURDIR)/$(ANKI_VENV)/bin/python $(VPY) -m pytest $(WORKERS) $(PYTEST_ARGS)
 
 test-oldest: $(OLD_STAMP) $(CATALOGS)
-	$(OLD_VENV)/bin/python -m pytest -p no:cacheprovider $(PYTEST_ARGS) $(OLDEST_TESTS)
+	$(OLD_VENV)/bin/python -m pytest -p no:cacheprovider $(WORKERS) $(PYTEST_ARGS) $(OLDEST_TESTS)
 
 package: $(STAMP) $(CATALOGS)
 	$(VPY) scripts/package.py

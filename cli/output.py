@@ -26,7 +26,31 @@ def keep_stdout() -> None:
     calls takes over 0.2 s on the main thread, which would corrupt --json on a slow machine."""
     if not _OWN:
         _OWN.append(sys.stdout)
-        sys.stdout = sys.stderr
+        sys.stdout = _Libraries(sys.stderr)
+
+
+class _Libraries:
+    """Standard error, for what libraries print to standard output — without Anki 25.07's report of a slow call
+    on the main thread: a command line makes every call there, so the report (two prints: the line, then the
+    stack) is noise to its user, and on a busy machine it came with nearly every command."""
+
+    SLOW_CALL = "blocked main thread for "
+
+    def __init__(self, err: Any) -> None:
+        self.err = err
+        self.skipping = 0  # writes of a slow-call report still to come (print writes its text, then its end)
+
+    def write(self, s: str) -> int:
+        if self.skipping:
+            self.skipping -= 1
+        elif s.startswith(self.SLOW_CALL):
+            self.skipping = 3  # this line's end, the stack, the stack's end
+        else:
+            return int(self.err.write(s))
+        return len(s)
+
+    def __getattr__(self, name: str) -> Any:  # flush, fileno, encoding …: standard error's
+        return getattr(self.err, name)
 
 
 def _stdout() -> Any:

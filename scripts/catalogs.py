@@ -86,7 +86,8 @@ def messages_of(path: Path) -> list[tuple[str, str, int]]:
 
 
 def extract() -> dict[str, Message]:
-    """Return the template's messages, in source order, each with where it is used."""
+    """Return the template's messages in alphabetical order, each with where it is used (kept in memory only: the
+    catalogs carry no places, so that they change only when a message does)."""
     out: dict[str, Message] = {}
     files = [p for s in SOURCES for p in ([ROOT / s] if s.endswith(".py") else sorted((ROOT / s).rglob("*.py")))]
     for path in files:
@@ -94,7 +95,7 @@ def extract() -> dict[str, Message]:
             entry = out.setdefault(msgid, Message(msgid, plural))
             entry.plural = entry.plural or plural
             entry.places.append(f"{path.relative_to(ROOT).as_posix()}:{line}")
-    return out
+    return {msgid: out[msgid] for msgid in sorted(out, key=lambda m: (m.casefold(), m))}
 
 
 def _quote(s: str) -> str:
@@ -107,11 +108,10 @@ def _unquote(s: str) -> str:
 
 
 def write_po(path: Path, header: str, entries: list[Message], template: bool = False) -> None:
-    """Write a catalog (a .po, or the .pot when `template`), entries in the given order."""
+    """Write a catalog (a .po, or the .pot when `template`), entries in the given order, without their places."""
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = ['msgid ""', "msgstr " + _quote(header), ""]
     for m in entries:
-        lines += [f"#: {p}" for p in m.places[:3]]
         flags = (["fuzzy"] if m.fuzzy else []) + (["python-brace-format"] if FIELD.search(m.msgid) else [])
         lines += [f"#, {', '.join(flags)}"] if flags else []
         lines.append("msgid " + _quote(m.msgid))

@@ -39,11 +39,9 @@ def sample() -> str:
     from pathlib import Path
 
     from make_sample import build_sample
+    from support.built_once import built_once
 
-    path = Path(__file__).resolve().parents[1] / "build" / "sample" / "collection.anki2"
-    if not path.exists():
-        build_sample(str(path))
-    return str(path)
+    return built_once(Path(__file__).resolve().parents[1] / "build" / "sample" / "collection.anki2", build_sample)
 
 
 @pytest.fixture(scope="session")
@@ -67,3 +65,10 @@ def open_col(mixed_collection: dict) -> Iterator:
         yield col
     finally:
         col.close(downgrade=False)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the test files that hold slow tests first, each file's tests together and in their order: with both
+    cores at work (make test), a long file started last would keep one core busy alone at the end."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)  # stable: the order within each group is kept

@@ -129,6 +129,7 @@ PEAK_KIB = (
 )
 
 
+@pytest.mark.slow
 def test_a_zip_bomb_is_refused_quickly_with_little_memory(tmp_path):
     """A 1.1 GB CSV compressed into a couple of MB: refused within seconds, memory bounded."""
     path = tmp_path / "bomb.zip"

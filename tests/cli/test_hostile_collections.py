@@ -80,6 +80,7 @@ def crashed(mixed_collection, tmp_path) -> tuple[Path, int]:
 
 
 # -- what an Anki crash leaves -----------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_crashed_sessions_wal_is_read_by_path_and_through_a_symlink_and_nothing_appears(crashed, tmp_path):
     folder, anki_count = crashed
     before = files(folder)
@@ -162,6 +163,7 @@ def damaged(mixed_collection, tmp_path_factory) -> dict[str, Path]:
     return {name: damage(mixed_collection["path"], tmp_path_factory.mktemp("damaged"), name) for name in DAMAGE}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(DAMAGE))
 @pytest.mark.parametrize("command", ["evaluate", "export", "compare", "diagnose"])
 def test_a_damaged_collection_is_one_line_in_every_command(damaged, name, command, capsys, tmp_path):
@@ -197,6 +199,7 @@ def test_argument_mistakes_are_one_line(argv, fragment):
     assert fragment in proc.stderr and "--help" in proc.stderr
 
 
+@pytest.mark.slow
 def test_names_with_line_breaks_and_escape_codes_stay_one_line(mixed_collection, tmp_path):
     odd = tmp_path / "a\nb\x1b[2J.anki2"
     cases = [
@@ -221,6 +224,7 @@ def _caught_signals(pid: int) -> int:
     return 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux's /proc")
 def test_ctrl_c_at_any_moment_after_the_program_starts_is_one_line(mixed_collection):
     """From the program's first code on (its SIGTERM handler is in place: Python sets none of its own), a
@@ -275,6 +279,7 @@ def test_export_leaves_no_thread_running(with_fresh_deck, tmp_path, capsys):
     capsys.readouterr()
 
 
+@pytest.mark.slow
 def test_concurrent_failing_and_succeeding_exports_never_abort(with_fresh_deck, tmp_path):
     """A stress of what aborted 1 in ~75 rounds: exports that end while pyarrow warms up, three at a time
     to the same file (one writes it; the others fail at once or find it there)."""

@@ -102,6 +102,7 @@ def _parquet_folder(folder: Path, columns: dict[str, dict[str, object]]) -> Path
     return folder
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["a column it needs", "a column it does not need"])
 def test_a_tiny_parquet_that_decodes_to_gigabytes_is_refused_or_skipped_in_little_memory(tmp_path, where):
     pa = pytest.importorskip("pyarrow", reason="the oldest-Anki environment has no pyarrow")

@@ -64,13 +64,19 @@ def test_an_error_line_is_in_the_language_too(tmp_path):
 
 def test_what_libraries_print_never_reaches_the_programs_output():
     """Anki 25.07 prints "blocked main thread for …ms" and a stack to standard output when a call takes over
-    0.2 s on the main thread (a slow machine): that once broke --json here. The program keeps standard output."""
+    0.2 s on the main thread (a slow machine): that once broke --json here. The program keeps standard output;
+    what else libraries print goes to standard error, but for that report (noise to a command line's user; on a
+    busy machine it came with nearly every command), printed here as Anki's _run_command prints it."""
     code = (
+        "import traceback\n"
         "from fsrs_calibration.cli.output import emit, keep_stdout\n"
         "keep_stdout()\n"
         "print('blocked main thread for 354ms:')\n"
+        "print(''.join(traceback.format_stack()))\n"
+        "print('a library speaks')\n"
         "emit('{\"reviews\": 1}')\n"
     )
     ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert ran.returncode == 0, ran.stderr
-    assert json.loads(ran.stdout) == {"reviews": 1} and "blocked main thread" in ran.stderr
+    assert json.loads(ran.stdout) == {"reviews": 1}
+    assert ran.stderr == "a library speaks\n"

@@ -91,6 +91,7 @@ def commands(mixed_collection, exported, tmp_path_factory) -> dict[str, list[str
 @pytest.mark.parametrize(
     "command", ["evaluate", "export", "compare", "diagnose", "evaluate-dataset", "to-parquet", "a mistake"]
 )
+@pytest.mark.slow
 def test_every_command_sweeps_what_killed_runs_left(commands, command, tmp_path):
     dead = dead_run(tmp_path, PREFIX + "0123456789abcdef")
     made = dead_run(tmp_path, MAKING + "abcdefgh")  # killed while being made, before its lock existed
@@ -155,6 +156,7 @@ sys.exit(0)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 @pytest.mark.parametrize("what", ["run", "sweep"])
 def test_a_signal_during_a_removal_waits_until_it_is_done(tmp_path, sig, what):

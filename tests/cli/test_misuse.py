@@ -191,6 +191,7 @@ def _parts(folder: Path) -> list[str]:
     return [n for n in os.listdir(folder) if n.endswith(".part")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 @pytest.mark.parametrize("phase", ["copy", "write"])
 def test_interrupted_export_leaves_nothing_and_says_one_line(col_copy, tmp_path, sig, phase):
@@ -208,6 +209,7 @@ def test_interrupted_export_leaves_nothing_and_says_one_line(col_copy, tmp_path,
     assert fingerprint(col_copy) == before and listing(col_copy.parent) == ["collection.anki2"]
 
 
+@pytest.mark.slow
 def test_a_killed_export_is_cleaned_up_by_the_next_run(col_copy, tmp_path):
     tmpdir, outdir = tmp_path / "tmp", tmp_path / "out"
     tmpdir.mkdir()

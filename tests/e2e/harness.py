@@ -81,10 +81,12 @@ def run_anki(
         E2E_OUT=str(out),
         ANKI_NOUPDATE="1",
         PYTHONDONTWRITEBYTECODE="1",
-        # Anki lets one instance run per user: another Anki started meanwhile (a second test run, `make run`)
-        # would hand over to it and exit ("Already running; reusing existing instance"). A key per run.
-        ANKI_SINGLE_INSTANCE_KEY=f"fsrs-calibration-e2e-{uuid.uuid4().hex}",
     )
+    # Anki lets one instance run per user: another Anki started meanwhile (the other test worker, a second test run,
+    # `make run`) would hand over to it and exit ("Already running; reusing existing instance"). A key per run:
+    # Anki 26 reads ANKI_SINGLE_INSTANCE_KEY; Anki 25.07 makes its key from the user's name (getpass.getuser()).
+    key = f"fsrs-calibration-e2e-{uuid.uuid4().hex}"
+    env.update(ANKI_SINGLE_INSTANCE_KEY=key, LOGNAME=key, USER=key)
     env.pop("PYTHONPATH", None)
     env.update(extra_env or {})
     proc = subprocess.run(

@@ -12,6 +12,8 @@ from support.simulate import Learner, build_learner_collection
 from fsrs_calibration.metrics.jobs.diagnose import Verdict, diagnose
 from fsrs_calibration.metrics.read.collection import read_collection
 
+pytestmark = pytest.mark.slow  # make check leaves it out; make test runs it
+
 SEEDS = range(6)
 STEEPER = list(DEFAULTS6[:20]) + [0.6]  # a forgetting curve of another shape than the preset's (w20 0.15)
 

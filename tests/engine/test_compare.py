@@ -87,6 +87,7 @@ def test_universal_metric_coin_flip_from_the_seed():
     assert universal_metric_plus(a, b, y) == pytest.approx(math.sqrt(1 / 12), abs=0.01)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("card_share", [0.15, 0.003])  # short histories; long ones (headers of 2-3 bytes)
 def test_items_are_the_protobuf_anki_parses(monkeypatch, card_share):
     from anki.scheduler_pb2 import ComputeFsrsParamsFromItemsRequest, FsrsItem, FsrsReview

@@ -9,11 +9,14 @@ beyond "found at least once").
 
 from __future__ import annotations
 
+import pytest
 from support.builder import DEFAULTS6
 from support.simulate import Learner, build_learner_collection
 
 from fsrs_calibration.metrics.jobs.diagnose import diagnose
 from fsrs_calibration.metrics.read.collection import read_collection
+
+pytestmark = pytest.mark.slow  # make check leaves it out; make test runs it
 
 SEEDS = range(4)
 STEEPER = list(DEFAULTS6[:20]) + [0.6]

@@ -58,6 +58,7 @@ def count(rows, finding, verdict):
     return sum(1 for r in rows if r[finding] == verdict)
 
 
+@pytest.mark.slow
 def test_hard_pressed_on_forgotten_cards_is_found_and_honest_learners_are_not_accused(verdicts):
     # README: hard-misuse — 6 of 6 learners pressing Hard on 70% of forgotten cards found, 0 of 6 honest
     # learners accused (asserted as at most 1 miss and at most 1 false alarm).
@@ -84,6 +85,7 @@ def test_true_parameters_are_not_sent_to_optimize(verdicts):
     assert count(verdicts["honest"], "benchmark-standing", "ok") == len(SEEDS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_far_off_parameters_are_sent_to_optimize(tmp_path, seed):
     dg = run(build(str(tmp_path / "c.anki2"), seed, preset=FAR_OFF))

@@ -15,6 +15,8 @@ from fsrs_calibration.metrics.read.collection import read_collection
 from fsrs_calibration.metrics.read.health_apart import apart_health_check
 from fsrs_calibration.metrics.read.scope import deck_search
 
+pytestmark = pytest.mark.slow  # make check leaves it out; make test runs it
+
 PRESETS = ["P6", "P5", "P45", "Empty", "Ignore", "Default"]
 
 

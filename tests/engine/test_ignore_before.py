@@ -23,6 +23,8 @@ from support.simulate import Learner, build_learner_collection
 from fsrs_calibration.metrics.jobs.diagnose import diagnose
 from fsrs_calibration.metrics.read.collection import read_collection
 
+pytestmark = pytest.mark.slow  # make check leaves it out; make test runs it
+
 DAYS, CHANGE, CARDS = 400, 200, 2000
 CHANGED = {"habits_until": CHANGE, "old_again_share": 1 / 3, "old_hard_share": 0.8}
 LEARNERS = {

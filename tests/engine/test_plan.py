@@ -18,6 +18,8 @@ from fsrs_calibration.metrics.jobs.diagnose.plan import ORDER
 from fsrs_calibration.metrics.read.anki_backend import anki_trainer
 from fsrs_calibration.metrics.read.collection import read_collection
 
+pytestmark = pytest.mark.slow  # make check leaves it out; make test runs it
+
 SEEDS = (1, 2, 3)
 
 

@@ -48,6 +48,7 @@ def _verdict(found) -> str:
     return "helped" if "it helped" in s else "worse" if "worse" in s else "little" if "little" in s else str(f.verdict)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("planted", [0.0, 0.3], ids=["fsrs-memory", "misfit-memory"])
 def test_what_changed_since_the_last_diagnosis(tmp_path, planted):
     said = {"to truth": [], "away": [], "nudged": []}

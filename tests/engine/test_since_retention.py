@@ -19,6 +19,8 @@ from support.optimized import build_optimized
 from fsrs_calibration.metrics.jobs.diagnose import Verdict, diagnose
 from fsrs_calibration.metrics.read.collection import read_collection
 
+pytestmark = pytest.mark.slow  # make check leaves it out; make test runs it
+
 DAYS, CHANGE, CARDS = 300, 150, 800
 OLD, PRESET = 0.8, "Main preset"
 SEEDS = range(3)

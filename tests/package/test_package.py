@@ -14,6 +14,8 @@ import package
 import pytest
 from support.anki import run_python
 
+pytestmark = pytest.mark.slow  # make check leaves it out; make test runs it
+
 ROOT = Path(__file__).resolve().parents[2]
 
 LOCK = json.loads((ROOT / "scripts" / "numpy-wheels.json").read_text())

@@ -60,7 +60,7 @@ def simulate_card(
     if learner.old_desired_retention is not None and learner.habits_until > 0:
         params = learner.scheduler_params or learner.true_params
         old = Scheduler(params, learner.old_desired_retention, (), (), enable_fuzzing=True)
-    true_card, anki_card = Card(), Card()
+    true_card, anki_card = Card(card_id=1), Card(card_id=1)  # an id given: Card() sleeps 1 ms to make one up
     day = first_day
     out: list[tuple[int, int, int, int]] = []
     kind = LEARN

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # make check leaves it out; make test runs it
+
 ROOT = Path(__file__).resolve().parents[2]
 # Technical names every language writes as they are, and units of numbers.
 TERMS = re.compile(

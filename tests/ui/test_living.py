@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # make check leaves it out; make test runs it
+
 ROOT = Path(__file__).resolve().parents[2]
 ADDON = "fsrs_calibration"
 MAX_ANSWER_WAIT_S = 0.5  # the promise: an answered card never waits longer while the add-on works
@@ -22,11 +24,10 @@ LARGE_REVIEWS = 150_000  # enough that the diagnosis trains for a few seconds (b
 @pytest.fixture(scope="module")
 def large() -> str:
     from support.builder import build_large
+    from support.built_once import built_once
 
     path = ROOT / "build" / "living" / f"collection-{LARGE_REVIEWS}.anki2"
-    if not path.exists():
-        build_large(str(path), LARGE_REVIEWS)
-    return str(path)
+    return built_once(path, lambda own: build_large(own, LARGE_REVIEWS))
 
 
 def living(tmp_path, sample, script, prepare=None, config=None, history_dir=False, env=None) -> dict:

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # make check leaves it out; make test runs it
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # (name, screen width, height in device pixels with the taskbar left out, QT_SCALE_FACTOR)
