@@ -543,6 +543,11 @@ def _too_many_rows(where: str, rows: int) -> str:
     ).format(path=fmt.name(where), count=fmt.count(rows), limit=fmt.count(MAX_ROWS))
 
 
+def _refused_value(where: str, row: int, column: str, template: str) -> EvaluationError:
+    """Return the error of one value of a parquet column (`row` counted from 0), said with `template`."""
+    return EvaluationError(text(template, path=fmt.name(where), row=fmt.count(row + 1), column=column))
+
+
 def _check_parquet_types(schema: Any, columns: list[str], where: str) -> None:
     """Raise unless each column is stored as integers (not floats, booleans, text, dates or decimals)."""
     import pyarrow as pa
@@ -566,23 +571,11 @@ def _parquet_column(column: Any, name: str, where: str) -> np.ndarray:
     """Return an integer column as int64 (narrowed), refusing empty values and values beyond 64 bits."""
     if column.null_count:
         row = int(np.flatnonzero(np.asarray(column.is_null()))[0])
-        raise EvaluationError(
-            text(
-                "{path}: row {row}, column {column}: an empty value.",
-                path=fmt.name(where),
-                row=fmt.count(row + 1),
-                column=name,
-            )
-        )
+        raise _refused_value(where, row, name, N_("{path}: row {row}, column {column}: an empty value."))
     values = np.asarray(column.to_numpy())
     if values.dtype == np.uint64 and values.size and int(values.max()) > np.iinfo(np.int64).max:
         row = int(np.argmax(values > np.iinfo(np.int64).max))
-        raise EvaluationError(
-            text(
-                "{path}: row {row}, column {column}: a number too large for 64 bits.",
-                path=fmt.name(where),
-                row=fmt.count(row + 1),
-                column=name,
-            )
+        raise _refused_value(
+            where, row, name, N_("{path}: row {row}, column {column}: a number too large for 64 bits.")
         )
     return narrow(values.astype(np.int64))

@@ -3,16 +3,14 @@ did not write, damaged, or too large is one clear message, and nothing of it is 
 
 from __future__ import annotations
 
-import json
 import math
-import os
-import stat
 from typing import Any
 
 from ..errors import EvaluationError
 from ..explain import formatting as fmt
 from ..explain.lang import _, text
 from .dataset import printable
+from .own_json import read_own_json
 
 MAX_BYTES = 1024 * 1024  # some thousand presets; the add-on keeps one entry per preset
 VERSION = 1
@@ -37,28 +35,9 @@ class KeptUnreadable(EvaluationError):
 def read_kept(path: str) -> dict[str, dict[str, Any]]:
     """Return the entries kept per preset name ({} when there is no such file yet); entries and values that
     are not what the add-on writes are left out."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except FileNotFoundError:
+    doc = read_own_json(path, MAX_BYTES, lambda why: KeptUnreadable(path, why))
+    if doc is None:
         return {}
-    except OSError as err:
-        raise KeptUnreadable(path, err.strerror or str(err)) from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise KeptUnreadable(path, _("not a regular file"))
-        if info.st_size > MAX_BYTES:
-            raise KeptUnreadable(path, text("larger than {size} KB", size=fmt.local(str(MAX_BYTES // 1024))))
-        with os.fdopen(os.dup(fd), "rb") as f:
-            raw = f.read(MAX_BYTES + 1)
-    except OSError as err:
-        raise KeptUnreadable(path, err.strerror or str(err)) from None
-    finally:
-        os.close(fd)
-    try:
-        doc = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise KeptUnreadable(path, _("not JSON")) from None
     if not isinstance(doc, dict) or doc.get("version") != VERSION or not isinstance(doc.get("presets"), dict):
         raise KeptUnreadable(path, _("not a file this add-on wrote"))
     return {str(k)[:500]: _entry(v) for k, v in doc["presets"].items() if isinstance(v, dict)}
