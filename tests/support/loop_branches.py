@@ -151,6 +151,9 @@ def contradictions(dg: Any) -> list[str]:
     ok = {f.id for f in dg.findings if f.verdict.value == "ok" and not f.scope.startswith("deck")}
     out = []
     for p in dg.plan:
+        splits = [s.target for s in p.steps if s.action == "split-preset"]
+        if len(splits) > 1:
+            out.append(f"split-preset for {len(splits)} decks of {p.preset} ({', '.join(splits)})")
         for s in p.steps:
             if s.action == "optimize" and "parameters" in ok:
                 kind = "its own finding" if s.findings else "after earlier steps"
@@ -243,8 +246,12 @@ def _later(steps: list[Any], i: int) -> bool:
 
 
 def _split(w: World, preset: str, deck: str, done: list[str]) -> list[str]:
-    """Give `deck` a preset of its own (a clone of its preset); return both presets' names."""
-    new = f"{deck} preset"
+    """Give `deck` a preset of its own (a clone of its preset); return both presets' names. A deck already alone in
+    its preset (the plan may name every deck of a two-deck preset) stays."""
+    if w.decks_of(preset) == [deck]:
+        done.append(f"{deck} already alone in {preset}")
+        return [preset]
+    new = f"{deck} preset" if f"{deck} preset" not in w.presets else f"{deck} own preset"
     old = w.presets[preset]
     w.presets[new] = Preset(list(old.params) if old.params else None, old.desired, old.ignore_before)
     w.deck_preset[deck] = new
