@@ -21,11 +21,11 @@ sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 from support.loop_branches import SCENARIOS, run_learner  # noqa: E402
 
 
-def one(job: tuple[str, int]) -> dict:
+def one(job: tuple[str, int, int]) -> dict:
     """Run one learner and seed in a temporary folder."""
-    name, seed = job
+    name, seed, again = job
     with tempfile.TemporaryDirectory() as workdir:
-        return run_learner(SCENARIOS[name], seed, workdir)
+        return run_learner(SCENARIOS[name], seed, workdir, again)
 
 
 def table(results: list[dict]) -> str:
@@ -41,21 +41,22 @@ def table(results: list[dict]) -> str:
         lines.append("verdicts: " + ", ".join(f"{k}={v}" for k, v in d["verdicts"].items()))
         if d["contradictions"]:
             lines.append("CONTRADICTIONS: " + "; ".join(d["contradictions"]))
-        lines.append("| branch | gap | gap d30+ | bias | true R | recalled | DR | rev/day | decks | done |")
-        lines.append("|---|---|---|---|---|---|---|---|---|---|")
-        for name, b in r["branches"].items():
-            a, late = b["all"], b["late"]
-            decks = " ".join(
-                f"{k}:{v['gap']:.3f}/{v['r_true']:.3f}"
-                for k, v in b.items()
-                if k not in ("all", "late", "params", "done")
-            )
-            lines.append(
-                f"| {name} | {a['gap']:.4f} | {late['gap']:.4f} | {a.get('bias', 0):+.4f} | {a['r_true']:.3f} | "
-                f"{a['recalled']:.3f} | {','.join(str(x) for x in a['desired'])} | {a['per_day']:.1f} | "
-                f"{decks if len(b) > 5 else ''} | {'; '.join(b['done'])} |"
-            )
+        lines.append("| branch | gap | gap d30+ | gap d90+ | bias | true R | recalled | DR | rev/day | decks | done |")
+        lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
+        lines += [row(name, b) for name, b in r["branches"].items()]
     return "\n".join(lines)
+
+
+def row(name: str, b: dict) -> str:
+    """Return one branch's row: gaps (all of phase 2, from day 30, from day 90), bias, recall, workload, decks."""
+    a = b["all"]
+    decks = [k for k in b if k not in ("all", "late", "last", "params", "done")]
+    per_deck = " ".join(f"{k}:{b[k]['gap']:.3f}/{b[k]['r_true']:.3f}" for k in decks) if len(decks) > 1 else ""
+    gaps = f"{a['gap']:.4f} | {b['late']['gap']:.4f} | {b['last']['gap']:.4f}"
+    return (
+        f"| {name} | {gaps} | {a.get('bias', 0):+.4f} | {a['r_true']:.3f} | {a['recalled']:.3f} | "
+        f"{','.join(str(x) for x in a['desired'])} | {a['per_day']:.1f} | {per_deck} | {'; '.join(b['done'])} |"
+    )
 
 
 def main() -> None:
@@ -64,8 +65,9 @@ def main() -> None:
     parser.add_argument("--seeds", default="1,2,3")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--json", default="")
+    parser.add_argument("--again", type=int, default=0, help="also branches with Optimize pressed again that day")
     args = parser.parse_args()
-    jobs = [(n, int(s)) for n in args.learners.split(",") for s in args.seeds.split(",")]
+    jobs = [(n, int(s), args.again) for n in args.learners.split(",") for s in args.seeds.split(",")]
     began = time.perf_counter()
     results = []
     with ProcessPoolExecutor(max_workers=min(2, max(1, args.jobs))) as pool:

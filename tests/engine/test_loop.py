@@ -12,7 +12,15 @@ they pass once the rules change).
 from __future__ import annotations
 
 import pytest
+from anki.buildinfo import version
 from support.loop_branches import SCENARIOS, run_learner
+
+if tuple(int(x) for x in version.split(".")[:2]) < (26, 9):
+    # The numbers are Anki 26.09's optimizer's. On 25.07 (an older FSRS optimizer; the module takes 190 s there)
+    # 4 assertions differ: an honest learner (seed 1) is told ignore-before + optimize; defaults-other seed 1's
+    # plan gap equals nothing's (0.0204); seed 2's true recall moves 0.025 -> 0.016 off target; old-habits gains
+    # 0.005 (0.036 -> 0.031).
+    pytest.skip("closed-loop numbers are pinned for Anki 26.09's optimizer", allow_module_level=True)
 
 _RESULTS: dict[tuple[str, int], dict] = {}
 

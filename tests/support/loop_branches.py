@@ -65,6 +65,7 @@ class Variant:
     follow: bool = True
     optimize: str = "plan"  # plan: as the plan says; now: at day 0; later: after LATER days
     cards: str = "rewrite"  # rewrite: the card starts anew as a normal one; suspend
+    again: int = 0  # > 0: Optimize pressed once more on that day of phase 2 (every preset)
 
 
 NOTHING = Variant("nothing", follow=False)
@@ -177,6 +178,8 @@ def run_branch(world0: World, d: Diagnosed, v: Variant, s: Scenario, workdir: st
     events = plan_events(w, d, v, os.path.join(workdir, v.name), done) if v.follow else []
     if v.optimize == "only":  # a reference: Optimize pressed today, nothing else
         events = [(start, lambda: optimize(w, list(w.presets), os.path.join(workdir, "only.anki2")))]
+    if v.again:
+        events.append((start + v.again, lambda: _again(w, workdir, v, done, start)))
     for day, event in events:
         advance(w, day)
         event()
@@ -184,6 +187,12 @@ def run_branch(world0: World, d: Diagnosed, v: Variant, s: Scenario, workdir: st
     out = measure(w, start, start + s.phase2)
     out["done"] = done
     return out
+
+
+def _again(w: World, workdir: str, v: Variant, done: list[str], start: int) -> None:
+    """Press Optimize once more on every preset (the learner's routine)."""
+    optimize(w, list(w.presets), os.path.join(workdir, f"{v.name}-again.anki2"))
+    done.append(f"optimized again on day {w.day - start}")
 
 
 @dataclass
@@ -300,6 +309,7 @@ def measure(w: World, start: int, end: int) -> dict[str, Any]:
     out: dict[str, Any] = {"all": _stats([m for m in w.measured], end - start)}
     out["all"]["desired"] = sorted({p.desired for p in w.presets.values()})
     out["late"] = _stats([m for m in w.measured if m.day >= start + LATER], end - start - LATER)
+    out["last"] = _stats([m for m in w.measured if m.day >= start + 3 * LATER], end - start - 3 * LATER)
     for deck, preset in w.deck_preset.items():
         out[deck] = _stats([m for m in w.measured if m.deck == deck], end - start)
         out[deck]["desired"] = w.presets[preset].desired
@@ -381,8 +391,9 @@ def variants(d: Diagnosed) -> list[Variant]:
     return out
 
 
-def run_learner(s: Scenario, seed: int, workdir: str) -> dict[str, Any]:
-    """Run one learner's whole loop; return the diagnosis summary and every branch's measures."""
+def run_learner(s: Scenario, seed: int, workdir: str, again: int = 0) -> dict[str, Any]:
+    """Run one learner's whole loop; return the diagnosis summary and every branch's measures (`again`: the plan
+    and nothing once more with Optimize pressed again on that day of phase 2)."""
     import time
 
     began = time.perf_counter()
@@ -390,7 +401,10 @@ def run_learner(s: Scenario, seed: int, workdir: str) -> dict[str, Any]:
     d = diagnosed(world, os.path.join(workdir, "diagnosis.anki2"))
     if not world.habits.misuse and any(st[1] == "answer-buttons" for st in d.summary["steps"]):
         d.summary["contradictions"].append("answer-buttons for a learner whose answers are honest now")
-    branches = {v.name: run_branch(world, d, v, s, workdir) for v in variants(d)}
+    chosen = variants(d)
+    if again:
+        chosen += [Variant(f"nothing+opt{again}", follow=False, again=again), Variant(f"plan+opt{again}", again=again)]
+    branches = {v.name: run_branch(world, d, v, s, workdir) for v in chosen}
     return {
         "learner": s.name,
         "seed": seed,
