@@ -2,23 +2,24 @@
 
 The add-on never writes the collection: these open the screen where the learner acts (Optimize, desired
 retention, "Ignore cards reviewed before", suspending or editing cards), with the deck or cards already chosen.
-An action is the JSON object of `diagnose --json` ("kind": "deck-options" | "browse" | "evaluate").
+An action is one of the engine's AnkiAction types (metrics/kinds.py): DeckOptions, Browse, Evaluate.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import aqt
 from aqt.utils import tooltip
 
 from ..metrics.explain.lang import N_, _
+from ..metrics.kinds import AnkiAction, Browse, DeckOptions, Evaluate
 
-ACTION_LABELS = {  # the buttons of a finding's actions (translated where shown: tests compare them as they are)
-    "deck-options": N_("Open Deck Options"),
-    "browse": N_("Show in Browser"),
-    "evaluate": N_("Evaluate this deck"),
+ACTION_LABELS: dict[type[AnkiAction], str] = {  # the buttons of the actions (translated where shown)
+    DeckOptions: N_("Open Deck Options"),
+    Browse: N_("Show in Browser"),
+    Evaluate: N_("Evaluate this deck"),
 }
 
 
@@ -38,12 +39,11 @@ def open_browser(search: str) -> Any:
     return aqt.dialogs.open("Browser", aqt.mw, search=(search,))
 
 
-def carry_out(action: Mapping[str, Any], evaluate: Callable[[str], None]) -> None:
+def carry_out(action: AnkiAction, evaluate: Callable[[str], None]) -> None:
     """Carry out one action; `evaluate` evaluates a search in the add-on's dialog."""
-    kind = action.get("kind")
-    if kind == "deck-options":
-        open_deck_options(int(action["deck_id"]))
-    elif kind == "browse":
-        open_browser(str(action["search"]))
-    elif kind == "evaluate":
-        evaluate(str(action["search"]))
+    if isinstance(action, DeckOptions):
+        open_deck_options(action.deck_id)
+    elif isinstance(action, Browse):
+        open_browser(action.search)
+    else:
+        evaluate(action.search)

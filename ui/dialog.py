@@ -12,6 +12,7 @@ from aqt.qt import QApplication, QCheckBox, QDialog, QFileDialog, QLabel, QPushB
 from ..metrics.errors import EvaluationError
 from ..metrics.explain import formatting as fmt
 from ..metrics.explain.lang import N_, _, current, n_, text
+from ..metrics.kinds import AnkiAction
 from . import operations
 from .export_flow import Exporting
 from .freshness import Freshness
@@ -273,7 +274,7 @@ class CalibrationDialog(QDialog):
             self.tabs.setCurrentWidget(self.results)  # nothing to show there yet: show the numbers
         self._set_results_enabled(True)
 
-    def act(self, action: dict[str, Any]) -> None:
+    def act(self, action: AnkiAction) -> None:
         """Carry out a finding's action through Anki's own screens (Deck Options, the Browser) or here."""
         from .anki_screens import carry_out
 

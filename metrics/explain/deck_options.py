@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import formatting as fmt
 from .lang import N_, _, n_, text
+from .plan import ACTION_WORDS
 
 TITLE = N_("FSRS Calibration")
 OPEN = N_("Evaluate this preset…")
@@ -15,22 +16,15 @@ PLAN_NOTHING = N_("Last diagnosis {date}: nothing to change.")
 PLAN_ONE = N_("Last diagnosis {date}: 1 step ({actions}).")  # plan_line says both by the language's plural rule
 PLAN_MANY = N_("Last diagnosis {date}: {steps} steps ({actions}).")
 CHANGED = N_("This preset changed since its last diagnosis ({date}): {optimize} or {desired_retention}.")
-ACTIONS = {
-    "answer-buttons": N_("answer buttons"),
-    "split-preset": N_("split the preset"),
-    "ignore-before": N_("ignore old reviews"),
-    "optimize": N_("optimize"),
-    "desired-retention": N_("desired retention"),
-    "review-cards": N_("cards to look at"),
-}
 
 
 def plan_line(date: str, steps: int, actions: list[str]) -> str:
     """Return the line of a preset's last diagnosis on `date`: nothing to change, or its `steps` steps with
-    their actions (ACTIONS keys), in the language in use."""
+    their actions (as the add-on's file keeps them: Action values), in the language in use."""
     if steps == 0:
         return text(PLAN_NOTHING, date=date)
-    named = fmt.listed([_(ACTIONS[a]) if a in ACTIONS else a for a in actions])
+    known = {str(a): words for a, words in ACTION_WORDS.items()}
+    named = fmt.listed([_(known[a].listed) if a in known else a for a in actions])
     plural = n_(
         "Last diagnosis {date}: {steps} step ({actions}).", "Last diagnosis {date}: {steps} steps ({actions}).", steps
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..kinds import FindingId, Scope, ScopeKind, Verdict
 from . import formatting as fmt
 from .lang import N_, _, n_, text
 
@@ -27,51 +28,36 @@ class Words:
 
 
 VERDICT_LABELS = {  # translated where shown
-    "problem": N_("Problem"),
-    "suggestion": N_("Suggestion"),
-    "ok": N_("OK"),
-    "not-enough-data": N_("Not enough data"),
+    Verdict.PROBLEM: N_("Problem"),
+    Verdict.SUGGESTION: N_("Suggestion"),
+    Verdict.OK: N_("OK"),
+    Verdict.NOT_ENOUGH_DATA: N_("Not enough data"),
 }
 FINDING_TITLES = {  # translated where shown
-    "data": N_("Your data"),
-    "anki-health-check": N_("Anki's health check"),
-    "parameters": N_("Parameters"),
-    "hard-misuse": N_("The Hard button"),
-    "again-misuse": N_("The Again button"),
-    "retention": N_("Retention"),
-    "desired-retention": N_("Which desired retention to trust"),
-    "ignore-before": N_("Old reviews that mislead"),
-    "decks": N_("Decks"),
-    "cards": N_("Cards FSRS keeps getting wrong"),
-    "benchmark-standing": N_("Among the FSRS benchmark's learners"),
-    "since-last": N_("Since the last diagnosis"),
+    FindingId.DATA: N_("Your data"),
+    FindingId.ANKI_HEALTH_CHECK: N_("Anki's health check"),
+    FindingId.PARAMETERS: N_("Parameters"),
+    FindingId.HARD_MISUSE: N_("The Hard button"),
+    FindingId.AGAIN_MISUSE: N_("The Again button"),
+    FindingId.RETENTION: N_("Retention"),
+    FindingId.DESIRED_RETENTION: N_("Which desired retention to trust"),
+    FindingId.IGNORE_BEFORE: N_("Old reviews that mislead"),
+    FindingId.DECKS: N_("Decks"),
+    FindingId.CARDS: N_("Cards FSRS keeps getting wrong"),
+    FindingId.BENCHMARK_STANDING: N_("Among the FSRS benchmark's learners"),
+    FindingId.SINCE_LAST: N_("Since the last diagnosis"),
 }
 OPTIMIZE = N_("{deck_options} → (this preset) → FSRS → {optimize}.")  # an action (Words.fill fills Anki's words)
-# The scope of the findings on the whole scope. A finding's scope is a key too (actions.py and plan.py read it,
-# --json writes it), so it stays English in the finding; where it is shown, "collection" is translated.
-COLLECTION = N_("collection")
+COLLECTION = N_("collection")  # the scope of the findings on the whole scope, where shown
 
 
-def preset_scope(name: str) -> str:
-    """Return the scope of a preset's findings ('preset "Japanese"'): a key as well, kept English."""
-    return f'preset "{name}"'
-
-
-def deck_scope(name: str) -> str:
-    """Return the scope of a deck's findings ('deck "Japanese::Kanji"'): a key as well, kept English."""
-    return f'deck "{name}"'
-
-
-def shown_scope(scope: str) -> str:
-    """Return a finding's scope (a key, kept English: `preset_scope`, `deck_scope`, COLLECTION) in the language
-    in use, its name isolated."""
-    if scope == COLLECTION:
-        return _(COLLECTION)
-    for kind in ("preset", "deck"):
-        if scope.startswith(f'{kind} "') and scope.endswith('"'):
-            name = fmt.name(scope[len(kind) + 2 : -1])
-            return text('preset "{preset}"', preset=name) if kind == "preset" else text('deck "{deck}"', deck=name)
-    return scope
+def shown_scope(scope: Scope) -> str:
+    """Return a finding's scope in the language in use, its name isolated."""
+    if scope.kind is ScopeKind.PRESET:
+        return text('preset "{preset}"', preset=fmt.name(scope.name))
+    if scope.kind is ScopeKind.DECK:
+        return text('deck "{deck}"', deck=fmt.name(scope.name))
+    return _(COLLECTION)
 
 
 def unnamed_preset(preset_id: int) -> str:

@@ -7,23 +7,11 @@ then. {optimize}, {desired_retention} and {ignore_before} are Anki's own words (
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from ..kinds import Action, Reason
 from . import formatting as fmt
 from .lang import N_, _, n_
-
-HARD = N_("Press Again, not Hard, whenever you have forgotten a card.")
-AGAIN = N_("Press Again only when you have forgotten; for a shaky recall press Hard.")
-BOTH_BUTTONS = N_("Press Again exactly when you have forgotten: never Hard then, and never on cards you remembered.")
-HEALTH = N_("Check how you press Again and Hard: Anki's own health check did not pass.")
-SPLIT = N_('Give deck "{deck}" a preset of its own, then optimize that preset.')
-IGNORE = N_('Set "{ignore_before}" to {date}.')
-OPTIMIZE_DEFAULTS = N_("{optimize}: this preset still uses FSRS's default parameters.")
-OPTIMIZE_AGAIN = N_("{optimize} again: parameters trained on your own reviews would predict better.")
-OPTIMIZE_OVERRATES = N_("{optimize}: FSRS expects more recall than you have.")
-OPTIMIZE_AFTER = N_("Then optimize this preset.")
-OPTIMIZE_LATER = N_("{optimize} again once a month of reviews is answered the new way.")
-RETENTION_UNTRUSTED = N_("{optimize}, then check {desired_retention} again: FSRS is off at your {desired}.")
-RETENTION_AFTER = N_("After optimizing, check {desired_retention} again (now {desired}).")
-CARDS_ONE = N_("Look at the card FSRS keeps getting wrong: rewrite, split or suspend it.")  # more: cards()
 
 NOTHING = N_("Nothing to change.")
 PLAN_TITLE = N_("What to do, in this order:")
@@ -48,20 +36,83 @@ NOTE_SCHEDULED = N_(
     "Recall is below target as FSRS predicted for when you reviewed: it will follow as new intervals come due."
 )
 
-ACTION_TITLES = {
-    "answer-buttons": N_("Answer buttons"),
-    "split-preset": N_("Split the preset"),
-    "ignore-before": N_("Ignore old reviews"),
-    "optimize": N_("Optimize"),
-    "desired-retention": N_("Desired retention"),
-    "review-cards": N_("Cards to look at"),
+
+@dataclass(frozen=True)
+class ActionWords:
+    """Everything said about one action: its name in a list of actions (Deck Options' line of the last diagnosis),
+    and its step's sentence by the step's reasons — the entry whose reasons are the largest part of the step's
+    (the first listed among equal ones)."""
+
+    listed: str
+    steps: tuple[tuple[frozenset[Reason], str], ...]
+
+    def entry(self, reasons: frozenset[Reason]) -> tuple[frozenset[Reason], str]:
+        """Return the entry of a step with these reasons: the reasons it speaks of, and its template (marked only:
+        translate it with text())."""
+        fitting = [(len(r), -i) for i, (r, _t) in enumerate(self.steps) if r <= reasons]
+        return self.steps[-max(fitting)[1]] if fitting else self.steps[0]
+
+
+def _of(*reasons: Reason) -> frozenset[Reason]:
+    return frozenset(reasons)
+
+
+R = Reason
+ACTION_WORDS = {
+    Action.ANSWER_BUTTONS: ActionWords(
+        N_("answer buttons"),
+        (
+            (_of(R.HARD), N_("Press Again, not Hard, whenever you have forgotten a card.")),
+            (_of(R.AGAIN), N_("Press Again only when you have forgotten; for a shaky recall press Hard.")),
+            (_of(R.FLOOR), N_("Press Again only when you have forgotten; for a shaky recall press Hard.")),
+            (_of(R.HEALTH), N_("Check how you press Again and Hard: Anki's own health check did not pass.")),
+            (
+                _of(R.HARD, R.AGAIN),
+                N_("Press Again exactly when you have forgotten: never Hard then, and never on cards you remembered."),
+            ),
+        ),
+    ),
+    Action.SPLIT_PRESET: ActionWords(
+        N_("split the preset"),
+        ((_of(R.DECK), N_('Give deck "{deck}" a preset of its own, then optimize that preset.')),),
+    ),
+    Action.IGNORE_BEFORE: ActionWords(
+        N_("ignore old reviews"), ((_of(R.OLD_REVIEWS), N_('Set "{ignore_before}" to {date}.')),)
+    ),
+    Action.OPTIMIZE: ActionWords(
+        N_("optimize"),
+        (
+            (_of(R.DEFAULTS), N_("{optimize}: this preset still uses FSRS's default parameters.")),
+            (_of(R.HELPS), N_("{optimize} again: parameters trained on your own reviews would predict better.")),
+            (_of(R.OVERRATES), N_("{optimize}: FSRS expects more recall than you have.")),
+            (_of(R.AFTER_STEPS), N_("Then optimize this preset.")),
+            (_of(R.AFTER_HABITS), N_("{optimize} again once a month of reviews is answered the new way.")),
+        ),
+    ),
+    Action.DESIRED_RETENTION: ActionWords(
+        N_("desired retention"),
+        (
+            (
+                _of(R.UNTRUSTED),
+                N_("{optimize}, then check {desired_retention} again: FSRS is off at your {desired}."),
+            ),
+            (
+                _of(R.UNTRUSTED, R.AFTER_OPTIMIZE),
+                N_("After optimizing, check {desired_retention} again (now {desired})."),
+            ),
+        ),
+    ),
+    Action.REVIEW_CARDS: ActionWords(
+        N_("cards to look at"),
+        ((_of(R.CARDS), N_("Look at the card FSRS keeps getting wrong: rewrite, split or suspend it.")),),
+    ),
 }
 
 
 def cards(count: int) -> str:
     """Return the review-cards step for `count` cards, in the language in use."""
     if count == 1:
-        return _(CARDS_ONE)
+        return _(ACTION_WORDS[Action.REVIEW_CARDS].entry(frozenset({Reason.CARDS}))[1])
     many = n_(
         "Look at the {count} card FSRS keeps getting wrong: rewrite, split or suspend it.",
         "Look at the {count} cards FSRS keeps getting wrong: rewrite, split or suspend them.",

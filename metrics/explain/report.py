@@ -11,6 +11,7 @@ import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from ..jobs.evaluate import Evaluation
+from ..kinds import Scope
 from . import findings as finding_words
 from . import formatting as fmt
 from . import plan as plan_words
@@ -211,7 +212,7 @@ def format_diagnosis(diagnosis: Diagnosis) -> str:
     return "\n".join(lines)
 
 
-def _scope(scope: str) -> str:
+def _scope(scope: Scope) -> str:
     """Return a finding's scope in the language in use."""
     return finding_words.shown_scope(scope)
 

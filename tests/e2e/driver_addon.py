@@ -187,7 +187,7 @@ def _first_action_of_each_kind(dialog) -> dict:
         view.acting.toggle.click()  # the checks behind the plan, with their buttons
     for card in view.cards + view.acting.cards:  # the plan's steps first: the button that does each in Anki
         for button, action in zip(card.buttons, card.anki_actions, strict=True):
-            first.setdefault(action["kind"], (button, action))
+            first.setdefault(action.kind, (button, action))
     return first
 
 
@@ -198,12 +198,12 @@ def _deck_options(button, action) -> dict:
     button.click()
     QApplication.processEvents()
     opened = [w for w in QApplication.topLevelWidgets() if isinstance(w, DeckOptionsDialog) and w.isVisible()]
-    did = int(action["deck_id"])
+    did = int(action.deck_id)
     return {
         "opened": [int(w._deck["id"]) for w in opened],
         "deck_id": did,
         "preset_of_deck": mw.col.decks.config_dict_for_deck_id(did)["name"],
-        "preset": action["preset"],
+        "preset": action.preset,
     }
 
 
@@ -212,7 +212,7 @@ def _browse(button, action, then) -> None:
     search finds; then `then`."""
     import aqt
 
-    found = sorted(int(c) for c in mw.col.find_cards(action["search"]))
+    found = sorted(int(c) for c in mw.col.find_cards(action.search))
     button.click()
 
     def read() -> None:
@@ -259,10 +259,10 @@ def _evaluate_action(dialog, first: dict) -> None:
 
     def read_evaluated() -> None:
         ev = dialog.evaluation
-        result["evaluated"] = {"scope": list(dialog.scope()), "search": action["search"], "reviews": ev.overall.reviews}
+        result["evaluated"] = {"scope": list(dialog.scope()), "search": action.search, "reviews": ev.overall.reviews}
         deck_gear()
 
-    ready = lambda: settled() and dialog.scope() == ("search", action["search"])  # noqa: E731
+    ready = lambda: settled() and dialog.scope() == ("search", action.search)  # noqa: E731
     wait_until(ready, read_evaluated, time.monotonic() + 180, "evaluate action")
 
 

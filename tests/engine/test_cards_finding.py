@@ -36,7 +36,7 @@ def _run(tmp_path, seed: int, planted_share: float = 0.0, true_params=None, tag_
         finding = diagnose(read_collection(col, None)).by_id("cards")[0]
         listed = [c["card_id"] for c in finding.evidence["cards"]]
         if finding.actions:  # the Browser search finds exactly the listed cards
-            assert sorted(col.find_cards(finding.actions[0]["search"])) == sorted(listed)
+            assert sorted(col.find_cards(finding.actions[0].search)) == sorted(listed)
         if tag_first_listed and listed:
             note = col.get_card(listed[0]).note()
             note.add_tag("leech")

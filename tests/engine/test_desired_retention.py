@@ -61,7 +61,7 @@ def test_the_trusted_range_on_simulated_learners(tmp_path):
             assert f"95% interval {low} to {high}, {said}" in (misfit.summary + misfit.why)
         if here["verdict"] == "off":  # the preset's own desired retention is off: told, with Deck Options
             assert misfit.verdict == "suggestion" and "off at your desired retention" in text
-            assert misfit.actions[0]["kind"] == "deck-options"
+            assert misfit.actions[0].kind == "deck-options"
         elif off:  # off elsewhere only: its own can be trusted, and nothing to change
             assert misfit.verdict == "ok" and "can be trusted" in misfit.summary and not misfit.actions
     print(f"honest: {false_alarms} of {judged} candidates in 0.75-0.95 called off; misfit off in {told} of 4")

@@ -93,7 +93,7 @@ def test_far_off_parameters_are_sent_to_optimize(tmp_path, seed):
     assert params.verdict == "suggestion" and params.evidence["gain_ci"][0] > 0, params
     assert "Optimize" in params.action
     [action] = params.actions  # Deck Options of the deck that uses the preset
-    assert action["kind"] == "deck-options" and action["preset"] == "Main preset" and action["deck_id"] > 1
+    assert action.kind == "deck-options" and action.preset == "Main preset" and action.deck_id > 1
 
 
 def test_current_predictions_are_the_replay_of_the_part_itself(tmp_path):

@@ -81,7 +81,7 @@ def test_a_changed_learner_is_told_a_date_near_the_change(found):
         cutoff = dt.date.fromisoformat(f.evidence["cutoff"])
         assert abs((cutoff - _change_day(data)).days) <= 30
         assert f"Ignore cards reviewed before: {f.evidence['cutoff']}" in f.action
-        assert f.actions and f.actions[0]["kind"] == "deck-options"
+        assert f.actions and f.actions[0].kind == "deck-options"
         best = next(c for c in f.evidence["candidates"] if c["cutoff"] == f.evidence["cutoff"])
         assert best["gain_ci"][0] > 0 and best["gain"] >= 0.002
         if best["why"] != "answers-changed":  # where the answers changed is told when it helps; else the best

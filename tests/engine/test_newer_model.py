@@ -63,7 +63,7 @@ def test_a_scope_of_its_cards_only_says_so(col):
 def test_the_diagnosis_names_it_and_judges_the_others(col):
     dg = diagnose(read_collection(col))
     assert len(dg.notes) == 1 and dg.notes[0].startswith(LINE)
-    assert not any("Next" in f.scope for f in dg.findings)
+    assert not any("Next" in f.scope.name for f in dg.findings)
     assert dg.to_dict()["notes"] == dg.notes
 
 

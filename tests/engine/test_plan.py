@@ -14,13 +14,15 @@ from support.optimized import build_optimized, optimize
 from support.simulate import Learner, build_learner_collection
 
 from fsrs_calibration.metrics.jobs.diagnose import diagnose
-from fsrs_calibration.metrics.jobs.diagnose.plan import ORDER
+from fsrs_calibration.metrics.jobs.diagnose.plan_table import ROWS
+from fsrs_calibration.metrics.kinds import DeckOptions
 from fsrs_calibration.metrics.read.anki_backend import anki_trainer
 from fsrs_calibration.metrics.read.collection import read_collection
 
 pytestmark = pytest.mark.slow  # make check leaves it out; make test runs it
 
 SEEDS = (1, 2, 3)
+ORDER = [row.action for row in ROWS]
 
 
 def diagnosis(path: str, train: bool = True):
@@ -97,7 +99,7 @@ def test_a_preset_on_defaults_starts_with_optimize(tmp_path):
     dg = diagnosis(build_true(str(tmp_path / "c.anki2"), 0, cards=300, preset=False))
     [plan] = dg.plan
     assert plan.steps[0].action == "optimize" and plan.steps[0].because == ("parameters",)
-    assert plan.steps[0].button["kind"] == "deck-options"
+    assert plan.steps[0].button.kind == "deck-options"
     assert "default parameters" in plan.steps[0].text and "Re-optimize" not in plan.steps[0].text
 
 
@@ -133,11 +135,11 @@ def test_a_deck_of_other_material_sharing_a_preset_gets_a_split_step(tmp_path, s
     col = Collection(path)  # its button: Deck Options of that very deck, its preset named
     try:
         deck = col.decks.id_for_name(split[0].target)
-        assert split[0].button == {"kind": "deck-options", "preset": "Usual preset", "deck_id": deck}
+        assert split[0].button == DeckOptions("Usual preset", deck)
         [finding] = split[0].findings
-        evaluate = next(a for a in finding.actions if a["kind"] == "evaluate")
+        evaluate = next(a for a in finding.actions if a.kind == "evaluate")
         cards = col.db.list("select id from cards where (case when odid != 0 then odid else did end) = ?", deck)
-        assert sorted(col.find_cards(evaluate["search"])) == sorted(cards)
+        assert sorted(col.find_cards(evaluate.search)) == sorted(cards)
     finally:
         col.close(downgrade=False)
     same = diagnosis(shared_preset(str(tmp_path / "same.anki2"), seed, None))

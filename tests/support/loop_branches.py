@@ -119,7 +119,7 @@ def summarize(dg: Any) -> dict[str, Any]:
     for f in dg.findings:
         if f.id not in WATCHED:
             continue
-        key = f.id if not f.scope.startswith("deck") else f"{f.id}[{f.scope[6:-1]}]"
+        key = f.id if f.scope.kind != "deck" else f"{f.id}[{f.scope.name}]"
         said = f.verdict.value
         if f.id == "retention":
             said += f"/{f.evidence.get('cause')}"
@@ -149,7 +149,7 @@ def _short(target: str) -> str:
 
 def contradictions(dg: Any) -> list[str]:
     """Return the steps standing beside a passed check that says the opposite."""
-    ok = {f.id for f in dg.findings if f.verdict.value == "ok" and not f.scope.startswith("deck")}
+    ok = {f.id for f in dg.findings if f.verdict.value == "ok" and f.scope.kind != "deck"}
     out = []
     for p in dg.plan:
         splits = [s.target for s in p.steps if s.action == "split-preset"]
@@ -284,8 +284,8 @@ def _cards_step(w: World, d: Diagnosed, target: str, v: Variant, done: list[str]
 def _retention(w: World, preset: str, d: Diagnosed, workdir: str, done: list[str]) -> None:
     """Set the preset's desired retention to the nearest candidate FSRS is calibrated at, checked again now."""
     again = diagnosed(w, os.path.join(workdir, f"dr-{w.day}.anki2"))
-    found = [f for f in again.dg.by_id("desired-retention") if preset in f.scope]
-    before = [f for f in d.dg.by_id("desired-retention") if preset in f.scope]
+    found = [f for f in again.dg.by_id("desired-retention") if preset in f.scope.name]
+    before = [f for f in d.dg.by_id("desired-retention") if preset in f.scope.name]
     evidence = (found or before)[0].evidence
     current = w.presets[preset].desired
     chosen = choose_retention(evidence, current)

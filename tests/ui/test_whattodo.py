@@ -9,6 +9,7 @@ from support.qt_helpers import ThreadRunner
 
 from fsrs_calibration.metrics.explain import counts
 from fsrs_calibration.metrics.jobs.evaluate import evaluate
+from fsrs_calibration.metrics.kinds import Evaluate
 from fsrs_calibration.metrics.read.collection import read_collection
 from fsrs_calibration.ui.anki_screens import ACTION_LABELS
 from fsrs_calibration.ui.dialog import CalibrationDialog
@@ -46,7 +47,7 @@ def test_opening_evaluates_then_diagnoses_without_a_second_click(qtbot, col):
     assert [card.step for card in view.cards] == steps  # the plan's order: presets, then their steps
     assert [box.steps[0].step for box in view.boxes if box.steps] == [p.steps[0] for p in dg.plan if p.steps]
     for card in view.cards:
-        assert [b.text() for b in card.buttons] == [ACTION_LABELS[a["kind"]] for a in card.anki_actions]
+        assert [b.text() for b in card.buttons] == [ACTION_LABELS[type(a)] for a in card.anki_actions]
         for button in card.buttons:  # reachable with Tab, and Enter does not press it by accident
             assert button.focusPolicy() & button.focusPolicy().TabFocus and not button.autoDefault()
         assert card.why.body is None  # the evidence is one click away
@@ -102,10 +103,10 @@ def test_each_button_carries_out_its_action(qtbot, col):
         for button, action in zip(card.buttons, card.anki_actions, strict=True):
             button.click()
             want.append(action)
-    assert done == want and {a["kind"] for a in done} >= {"deck-options", "browse", "evaluate"}
+    assert done == want and {a.kind for a in done} >= {"deck-options", "browse", "evaluate"}
     # "Evaluate this deck" evaluates the finding's search in the dialog
-    search = next(a["search"] for a in done if a["kind"] == "evaluate")
-    dialog.act({"kind": "evaluate", "search": search})
+    search = next(a.search for a in done if a.kind == "evaluate")
+    dialog.act(Evaluate(search))
     qtbot.waitUntil(lambda: not dialog.running and dialog.scope() == ("search", search), timeout=60_000)
     assert dialog.evaluation.overall == evaluate(read_collection(col, search), dialog.options()).overall
 

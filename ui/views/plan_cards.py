@@ -13,12 +13,13 @@ from ...metrics.explain import formatting as fmt
 from ...metrics.explain import plan as words
 from ...metrics.explain.findings import FINDING_TITLES
 from ...metrics.explain.lang import _, current, text
+from ...metrics.kinds import AnkiAction, DeckOptions, FindingId
 from ..anki_screens import ACTION_LABELS
 from ..text import label, rich, set_markup, set_plain, tooltip
 from ..turns import on
 from .retention_chart import RetentionChart
 
-Act = Callable[[dict[str, Any]], None]
+Act = Callable[[AnkiAction], None]
 
 
 class Why(QWidget):
@@ -82,13 +83,13 @@ def _evidence(step: Any, findings_html: Callable[[list[Any]], str]) -> QWidget:
     layout = QVBoxLayout(box)
     layout.setContentsMargins(12, 0, 0, 0)
     for f in step.findings:
-        if f.id == "desired-retention":
+        if f.id is FindingId.DESIRED_RETENTION:
             layout.addWidget(RetentionChart(f.evidence))
     words_shown = label(selectable=True)
     if step.findings:
         set_markup(words_shown, findings_html(list(step.findings)))
     else:
-        titles = [_(FINDING_TITLES[i]) if i in FINDING_TITLES else i for i in step.because]  # never raw ids
+        titles = [_(FINDING_TITLES[i]) for i in step.because]
         set_plain(words_shown, text(words.WHY_AFTER, because=", ".join(titles)))
     layout.addWidget(words_shown)
     return box
@@ -145,13 +146,12 @@ class FindingCard(QFrame):
             button.setEnabled(enabled)
 
 
-def action_buttons(actions: list[dict[str, Any]], act: Act) -> tuple[QHBoxLayout, list[QPushButton]]:
+def action_buttons(actions: list[AnkiAction], act: Act) -> tuple[QHBoxLayout, list[QPushButton]]:
     """Return a row with one button per action (Tab reaches each; Enter never presses one by accident)."""
     row = QHBoxLayout()
     buttons = []
     for action in actions:
-        kind = str(action.get("kind"))
-        button = QPushButton(text(ACTION_LABELS[kind]) if kind in ACTION_LABELS else kind)
+        button = QPushButton(text(ACTION_LABELS[type(action)]))
         button.setAutoDefault(False)
         button.setToolTip(tooltip(action_tip(action)))
         on(button.clicked, _calling(act, action))
@@ -160,12 +160,12 @@ def action_buttons(actions: list[dict[str, Any]], act: Act) -> tuple[QHBoxLayout
     return row, buttons
 
 
-def action_tip(action: dict[str, Any]) -> str:
+def action_tip(action: AnkiAction) -> str:
     """Return the tooltip of an action's button: what it opens in Anki."""
-    if action.get("kind") == "deck-options":
-        return text(words.TIP_DECK_OPTIONS, preset=fmt.name(str(action.get("preset", ""))))
-    return text(words.TIP_SEARCH, search=fmt.name(str(action.get("search", ""))))
+    if isinstance(action, DeckOptions):
+        return text(words.TIP_DECK_OPTIONS, preset=fmt.name(action.preset))
+    return text(words.TIP_SEARCH, search=fmt.name(action.search))
 
 
-def _calling(act: Act, action: dict[str, Any]) -> Callable[[], None]:
+def _calling(act: Act, action: AnkiAction) -> Callable[[], None]:
     return lambda: act(action)

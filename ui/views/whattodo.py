@@ -12,6 +12,7 @@ from ...metrics.explain import counts
 from ...metrics.explain import findings as words
 from ...metrics.explain import formatting as fmt
 from ...metrics.explain.lang import N_, _, text
+from ...metrics.kinds import AnkiAction, Scope
 from ..text import label, rich, set_markup, set_plain, tooltip
 from ..turns import later, on
 from ..widgets import View, scrolling
@@ -32,12 +33,7 @@ LABELS = words.VERDICT_LABELS
 TITLES = words.FINDING_TITLES
 
 
-def _named(names: dict[str, str], key: str) -> str:
-    """Return the label of a verdict or a finding in the language in use (an unknown one: its key)."""
-    return _(names[key]) if key in names else key
-
-
-def _scope(scope: str) -> str:
+def _scope(scope: Scope) -> str:
     """Return a finding's scope in the language in use."""
     return words.shown_scope(scope)
 
@@ -51,8 +47,8 @@ def findings_html(findings: list[Any], with_why: bool = True) -> str:
             "<p style='margin:2px 0 2px 0'><span style=\"color:{color}; font-weight:bold\">{verdict}</span> · "
             "<b>{title}</b> · {scope}<br>{summary}",
             color=COLORS.get(f.verdict, "#888888"),
-            verdict=_named(LABELS, f.verdict),
-            title=_named(TITLES, f.id),
+            verdict=_(LABELS[f.verdict]),
+            title=_(TITLES[f.id]),
             scope=_scope(f.scope),
             summary=f.summary,
         )
@@ -96,7 +92,7 @@ class Fold(QWidget):
 class CardsFold(Fold):
     """A fold whose findings open as cards with their buttons (made when first opened)."""
 
-    def __init__(self, act: Callable[[dict[str, Any]], None]) -> None:
+    def __init__(self, act: Callable[[AnkiAction], None]) -> None:
         super().__init__()
         self.act = act
         self.findings: list[Any] = []
@@ -141,7 +137,7 @@ class WhatToDoView(View):
     greys_when_stale = False  # greyed by the dialog, by what its own results were made for
 
     def __init__(
-        self, run_diagnosis: Callable[[], None], act: Callable[[dict[str, Any]], None], parent: QWidget | None = None
+        self, run_diagnosis: Callable[[], None], act: Callable[[AnkiAction], None], parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.diagnosis: Any = None
@@ -260,8 +256,8 @@ class WhatToDoView(View):
 def _plain(f: Any) -> str:
     head = text(
         "[{verdict}] {title} — {scope}: {summary}",
-        verdict=_named(LABELS, f.verdict),
-        title=_named(TITLES, f.id),
+        verdict=_(LABELS[f.verdict]),
+        title=_(TITLES[f.id]),
         scope=_scope(f.scope),
         summary=f.summary,
     )

@@ -42,11 +42,13 @@ from . import (
     standing,
 )
 from .context import Check, Job, collect_beside, each_preset, each_preset_beside, start
-from .finding import MIN_EFFECT, MIN_GROUP, MIN_REVIEWS, VERDICTS, Diagnosis, Finding, Verdict, rank
+from .diagnosis import Diagnosis
+from .finding import MIN_EFFECT, MIN_GROUP, MIN_REVIEWS, VERDICTS, Finding, Verdict, rank
 from .health import health_check_plan, health_checks_first
 from .out_of_sample import paired_gain
 from .plan import first_line, make_plan
-from .snapshot import Snapshot, snapshot
+from .snapshot import Snapshot
+from .summary import summary
 
 __all__ = [
     "FINDINGS",
@@ -119,9 +121,10 @@ def diagnose(
             ctx.job.end()  # the checks beside give up waiting for memory
             ctx.beside.close()
         checks.close()
-    found = actions.attach(ctx, ctx.found + health.findings(checked, ctx.found))
+    ids = {ctx.preset_name(pid): pid for pid in ctx.scored.presets_by_size()}
+    found = actions.attach(ctx, ctx.found + health.findings(checked, ctx.found, ids))
     found.sort(key=rank)
     notes = [left_out_line(x.preset, x.model, x.cards) for x in data.left_out]
     plans = make_plan(ctx, found)
     first = first_line(plans, ctx.reviews, MIN_REVIEWS)
-    return Diagnosis(found, checked, ctx.reviews, snapshot(ctx), notes, plans, first)
+    return Diagnosis(found, checked, ctx.reviews, summary(ctx), notes, plans, first)

@@ -1,56 +1,48 @@
 """Each finding that asks for action gets its actions: Anki's own screens with the right preset, deck or cards.
 
-{"kind": "deck-options", "preset": NAME, "deck_id": ID} opens Deck Options of a deck using that preset (the
-one with the most scored reviews); {"kind": "browse", "search": S} opens the Browser on exactly the cards
-behind the finding; {"kind": "evaluate", "search": S} evaluates them in the dialog. Searches are `did:` (a
-home deck, its cards in filtered decks included) or `cid:` lists, which Anki accepts as they are.
+Deck Options of a deck using the finding's preset (the one with the most scored reviews), or of the finding's
+deck; the Browser on exactly the cards behind the finding (`did:` a home deck, its cards in filtered decks
+included, or a `cid:` list); an evaluation of a deck in the dialog. Anki accepts the searches as they are.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 
+from ...kinds import AnkiAction, Browse, DeckOptions, Evaluate, FindingId, ScopeKind
 from .context import Context
-from .finding import Finding, Verdict
-
-ACTING = (Verdict.PROBLEM, Verdict.SUGGESTION)
+from .finding import Finding
 
 
 def attach(ctx: Context, findings: list[Finding]) -> list[Finding]:
     """Return the findings, those that ask for action with their actions (ones already given are kept)."""
-    return [f if f.actions or f.verdict not in ACTING else replace(f, actions=_actions(ctx, f)) for f in findings]
+    return [f if f.actions or not f.verdict.acting else replace(f, actions=_actions(ctx, f)) for f in findings]
 
 
-def _actions(ctx: Context, finding: Finding) -> list[dict[str, Any]]:
-    ids = {name: did for did, name in ctx.data.deck_names.items()}
-    if finding.scope.startswith('preset "'):
-        name = finding.scope[len('preset "') : -1]
-        return [_deck_options(ctx, name)]
-    if finding.scope.startswith('deck "'):
-        did = ids.get(finding.scope[len('deck "') : -1])
-        if did is None:
+def _actions(ctx: Context, finding: Finding) -> list[AnkiAction]:
+    scope = finding.scope
+    if scope.kind is ScopeKind.PRESET:
+        return [deck_options(ctx, scope.name)]
+    if scope.kind is ScopeKind.DECK:
+        if scope.id not in ctx.data.deck_names:
             return []
-        preset = ctx.preset_name(ctx.data.deck_preset.get(did, 0))
-        return [{"kind": "deck-options", "preset": preset, "deck_id": did}, _evaluate(did)]
-    if finding.id == "decks":
-        out: list[dict[str, Any]] = []
+        preset = ctx.preset_name(ctx.data.deck_preset.get(scope.id, 0))
+        return [DeckOptions(preset, scope.id), Evaluate.deck(scope.id)]
+    if finding.id is FindingId.DECKS:
+        ids = {name: did for did, name in ctx.data.deck_names.items()}
+        out: list[AnkiAction] = []
         for deck in finding.evidence.get("decks_off", []):
             did = ids.get(deck["deck"])
             if did is not None:
-                out += [{"kind": "browse", "search": f"did:{did}"}, _evaluate(did)]
+                out += [Browse.deck(did), Evaluate.deck(did)]
         return out
     return []
 
 
-def _evaluate(did: int) -> dict[str, Any]:
-    return {"kind": "evaluate", "search": f"did:{did}"}
-
-
-def _deck_options(ctx: Context, preset: str) -> dict[str, Any]:
-    """Return the deck-options action of a preset: a deck using it, the one with the most scored reviews."""
+def deck_options(ctx: Context, preset: str) -> DeckOptions:
+    """Return the Deck Options of a preset: of a deck using it, the one with the most scored reviews."""
     pid = next((p for p, info in ctx.data.presets.items() if info.name == preset), None)
     s = ctx.scored
     decks = s.deck[s.preset == pid] if pid is not None else np.zeros(0, dtype=np.int64)
@@ -59,4 +51,4 @@ def _deck_options(ctx: Context, preset: str) -> dict[str, Any]:
         did = int(values[np.argmax(counts)])
     else:
         did = next((d for d, p in ctx.data.deck_preset.items() if p == pid), 1)
-    return {"kind": "deck-options", "preset": preset, "deck_id": did}
+    return DeckOptions(preset, did)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ...explain import formatting as fmt
 from ...explain import misuse as words
 from ...explain.lang import text
+from ...kinds import FindingId
 from ...score.intervals import wilson
 from .context import Context, PresetPart
 from .finding import MIN_EFFECT, MIN_GROUP, Finding, Verdict, too_few_after
@@ -28,7 +29,7 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         "again_minus_good_ci": [c.low, c.high],
     }
     if not ctx.enough or after_again.reviews < MIN_GROUP or after_good.reviews < MIN_GROUP:
-        return [too_few_after("again-misuse", part.scope, after_again.reviews, part.reviews, ctx.enough)]
+        return [too_few_after(FindingId.AGAIN_MISUSE, part.scope, after_again.reviews, part.reviews, ctx.enough)]
     floor = _floor(ctx, part, evidence)
     if floor is not None:
         return [floor]
@@ -39,18 +40,20 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         reviews=fmt.count(after_again.reviews),
     )
     hard_problem = any(
-        f.id == "hard-misuse" and f.scope == part.scope and f.verdict is Verdict.PROBLEM for f in ctx.found
+        f.id is FindingId.HARD_MISUSE and f.scope == part.scope and f.verdict is Verdict.PROBLEM for f in ctx.found
     )
     if c.low > 0 and c.diff >= MIN_EFFECT and not hard_problem:
         said = words.AGAIN_SUGGESTION.fill(
             more=fmt.points(c.diff), low=fmt.points(c.low), high=fmt.points(c.high), numbers=numbers
         )
         return [
-            Finding.of("again-misuse", Verdict.SUGGESTION, part.scope, said, evidence, affected=after_again.reviews)
+            Finding.of(
+                FindingId.AGAIN_MISUSE, Verdict.SUGGESTION, part.scope, said, evidence, affected=after_again.reviews
+            )
         ]
     if hard_problem and c.low > 0:
         said = words.AGAIN_OK_HARD_EXPLAINS.fill(numbers=numbers)
-        return [Finding.of("again-misuse", Verdict.OK, part.scope, said, evidence)]
+        return [Finding.of(FindingId.AGAIN_MISUSE, Verdict.OK, part.scope, said, evidence)]
     return [_ok_or_cannot_tell(ctx, part, c, numbers, after_again.reviews, evidence)]
 
 
@@ -66,7 +69,7 @@ def _ok_or_cannot_tell(
         kind, share = words.share(MIN_EFFECT, per_answer)
         ok = words.by_share(kind, words.AGAIN_OK, words.AGAIN_OK_UNKNOWN, words.AGAIN_OK_ALL)
         said = ok.fill(numbers=numbers, share=share, effect=fmt.points(MIN_EFFECT), low=low, high=high)
-        return Finding.of("again-misuse", Verdict.OK, part.scope, said, evidence)
+        return Finding.of(FindingId.AGAIN_MISUSE, Verdict.OK, part.scope, said, evidence)
     kind, share = words.share(effect, per_answer)
     unsure = words.by_share(kind, words.AGAIN_CANNOT_TELL, words.AGAIN_CANNOT_TELL_UNKNOWN, words.AGAIN_CANNOT_TELL_ALL)
     said = unsure.fill(
@@ -78,7 +81,7 @@ def _ok_or_cannot_tell(
         low=low,
         high=high,
     )
-    return Finding.of("again-misuse", Verdict.NOT_ENOUGH_DATA, part.scope, said, evidence)
+    return Finding.of(FindingId.AGAIN_MISUSE, Verdict.NOT_ENOUGH_DATA, part.scope, said, evidence)
 
 
 def _floor(ctx: Context, part: PresetPart, evidence: dict) -> Finding | None:
@@ -103,4 +106,4 @@ def _floor(ctx: Context, part: PresetPart, evidence: dict) -> Finding | None:
         low=fmt.percent(low),
         high=fmt.percent(high),
     )
-    return Finding.of("again-misuse", Verdict.SUGGESTION, part.scope, said, evidence, affected=part.reviews)
+    return Finding.of(FindingId.AGAIN_MISUSE, Verdict.SUGGESTION, part.scope, said, evidence, affected=part.reviews)

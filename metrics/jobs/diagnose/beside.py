@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .finding import Finding
+from .finding import Finding
 
 
 class Beside:

@@ -14,6 +14,7 @@ import numpy as np
 
 from ...explain import findings as words
 from ...explain import formatting as fmt
+from ...kinds import AnkiAction, Browse, FindingId, Scope
 from ...score.excess import FALSE_DISCOVERY_RATE, Excess, excess_lapses
 from .context import Context
 from .finding import MIN_REVIEWS, Finding, Verdict, too_few
@@ -25,7 +26,7 @@ SHOWN = 20  # cards listed in the evidence (the Browser search holds them all)
 def check(ctx: Context) -> list[Finding]:
     """Return the cards finding of the scope."""
     if not ctx.enough:
-        return [too_few("cards", words.COLLECTION, ctx.reviews, MIN_REVIEWS)]
+        return [too_few(FindingId.CARDS, Scope.collection(), ctx.reviews, MIN_REVIEWS)]
     s = ctx.scored
     result = excess_lapses(s.card, s.p, s.y, MIN_CARD_REVIEWS, stratum=s.preset)
     tested = int(result.group.size)
@@ -41,7 +42,7 @@ def check(ctx: Context) -> list[Finding]:
             min_reviews=fmt.count(MIN_CARD_REVIEWS),
             reviews=fmt.count(int(result.reviews.sum())),
         )
-        return [Finding.of("cards", Verdict.OK, words.COLLECTION, said, {**evidence, "cards": []})]
+        return [Finding.of(FindingId.CARDS, Verdict.OK, Scope.collection(), said, {**evidence, "cards": []})]
     listed = _listed(ctx, result, ranked)
     said = words.cards_off(
         int(ranked.size),
@@ -51,10 +52,10 @@ def check(ctx: Context) -> list[Finding]:
         tested=fmt.count(tested),
     )
     ids = ctx.data.card_ids[result.group[ranked]]
-    actions = [{"kind": "browse", "search": "cid:" + ",".join(str(int(c)) for c in ids)}]
+    actions: list[AnkiAction] = [Browse.cards(tuple(int(c) for c in ids))]
     evidence = {**evidence, "cards_listed": int(ranked.size), "cards": listed[:SHOWN]}
     affected = int(result.reviews[ranked].sum())
-    return [Finding.of("cards", Verdict.SUGGESTION, words.COLLECTION, said, evidence, actions, affected)]
+    return [Finding.of(FindingId.CARDS, Verdict.SUGGESTION, Scope.collection(), said, evidence, actions, affected)]
 
 
 def _listed(ctx: Context, result: Excess, ranked: np.ndarray) -> list[dict[str, Any]]:

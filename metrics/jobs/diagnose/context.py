@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ...explain import findings as words
+from ...kinds import Scope
 from ...read.collection import CollectionData, Preset
 from ...reviews.presets import card_presets
 from ..compare import Comparison, Trainer
@@ -19,10 +19,8 @@ from ..job import Job as BaseJob
 from ..options import Options
 from .beside import Beside
 from .finding import MIN_REVIEWS, Finding
-
-if TYPE_CHECKING:
-    from .snapshot import Snapshot
 from .scored import ScoredReviews, columns, scored_reviews
+from .snapshot import Snapshot
 
 
 class Job(BaseJob):
@@ -91,9 +89,9 @@ class PresetPart:
     reviews: int
 
     @property
-    def scope(self) -> str:
+    def scope(self) -> Scope:
         """Return the scope its findings name."""
-        return words.preset_scope(self.name)
+        return Scope.preset(self.name, self.id)
 
     @property
     def has_params(self) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...explain import findings as words
 from ...explain import formatting as fmt
+from ...kinds import FindingId, Scope
 from .context import Context
 from .finding import MIN_REVIEWS, Finding, Verdict
 
@@ -14,6 +15,6 @@ def check(ctx: Context) -> list[Finding]:
     evidence = {"scored_reviews": reviews, "cards": cards, "needed": MIN_REVIEWS}
     if not ctx.enough:
         said = words.DATA_TOO_FEW.fill(reviews=fmt.count(reviews), needed=fmt.count(MIN_REVIEWS))
-        return [Finding.of("data", Verdict.NOT_ENOUGH_DATA, words.COLLECTION, said, evidence)]
+        return [Finding.of(FindingId.DATA, Verdict.NOT_ENOUGH_DATA, Scope.collection(), said, evidence)]
     said = words.DATA_OK.fill(reviews=fmt.count(reviews), cards=fmt.count(cards))
-    return [Finding.of("data", Verdict.OK, words.COLLECTION, said, evidence)]
+    return [Finding.of(FindingId.DATA, Verdict.OK, Scope.collection(), said, evidence)]

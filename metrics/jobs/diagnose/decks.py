@@ -9,6 +9,7 @@ import numpy as np
 from ...explain import findings as words
 from ...explain import formatting as fmt
 from ...explain.lang import text
+from ...kinds import FindingId, Scope
 from .context import Context
 from .finding import MIN_EFFECT, MIN_GROUP, MIN_REVIEWS, Finding, Verdict, too_few
 from .scored import gap
@@ -19,17 +20,17 @@ NAMED = 3  # decks named in the sentence, the largest gaps first
 def check(ctx: Context) -> list[Finding]:
     """Return the decks finding of the scope."""
     if not ctx.enough:
-        return [too_few("decks", words.COLLECTION, ctx.reviews, MIN_REVIEWS)]
+        return [too_few(FindingId.DECKS, Scope.collection(), ctx.reviews, MIN_REVIEWS)]
     off, judged = _decks_off(ctx)
     evidence = {"decks_judged": judged, "decks_off": off}
     if not off:
         said = words.DECKS_OK.fill(min_group=fmt.count(MIN_GROUP), judged=fmt.count(judged))
-        return [Finding.of("decks", Verdict.OK, words.COLLECTION, said, evidence)]
+        return [Finding.of(FindingId.DECKS, Verdict.OK, Scope.collection(), said, evidence)]
     off.sort(key=lambda d: -abs(d["gap"]))
     names = ", ".join(_named(d) for d in off[:NAMED])
     said = words.decks_off(len(off), names)
     affected = sum(d["reviews"] for d in off)
-    return [Finding.of("decks", Verdict.SUGGESTION, words.COLLECTION, said, evidence, affected=affected)]
+    return [Finding.of(FindingId.DECKS, Verdict.SUGGESTION, Scope.collection(), said, evidence, affected=affected)]
 
 
 def _named(d: dict[str, Any]) -> str:

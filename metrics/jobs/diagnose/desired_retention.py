@@ -10,13 +10,14 @@ from typing import Any
 from ...explain import desired as words
 from ...explain import formatting as fmt
 from ...explain.lang import text
+from ...kinds import FindingId
 from ...score.near_retention import MIN_REVIEWS as MIN_NEAR
 from ...score.near_retention import Calibration, Candidate, near_retention, trusted_range
 from .context import Context, PresetPart
 from .finding import MIN_REVIEWS, Finding, Verdict, too_few
 from .retention import DEFAULT_RETENTION
 
-ID = "desired-retention"
+ID = FindingId.DESIRED_RETENTION
 
 
 def check(ctx: Context, part: PresetPart) -> list[Finding]:

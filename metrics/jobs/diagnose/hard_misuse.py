@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...explain import formatting as fmt
 from ...explain import misuse as words
 from ...explain.lang import text
+from ...kinds import FindingId
 from ...score.intervals import wilson
 from .context import Context, PresetPart
 from .finding import MIN_EFFECT, MIN_GROUP, Finding, Verdict, too_few_after
@@ -33,14 +34,16 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         "successful_reviews": int(recalled.sum()),
     }
     if not ctx.enough or after_hard.reviews < MIN_GROUP or after_good.reviews < MIN_GROUP:
-        return [too_few_after("hard-misuse", part.scope, after_hard.reviews, part.reviews, ctx.enough)]
+        return [too_few_after(FindingId.HARD_MISUSE, part.scope, after_hard.reviews, part.reviews, ctx.enough)]
     numbers = _numbers(after_hard, after_good)
     low, high = fmt.points(c.low, True), fmt.points(c.high, True)
     if c.high < 0 and c.diff <= -MIN_EFFECT:
         said = words.HARD_PROBLEM.fill(
             lower=fmt.points(-c.diff), low=fmt.points(-c.high), high=fmt.points(-c.low), numbers=numbers
         )
-        return [Finding.of("hard-misuse", Verdict.PROBLEM, part.scope, said, evidence, affected=after_hard.reviews)]
+        return [
+            Finding.of(FindingId.HARD_MISUSE, Verdict.PROBLEM, part.scope, said, evidence, affected=after_hard.reviews)
+        ]
     effect = c.detectable(MIN_EFFECT)
     per_answer = -read_other_way(ctx, part, HARD, AGAIN)  # how much lower the next prediction after a lapse
     evidence.update(detectable_gap=effect, per_misused_answer=per_answer)
@@ -48,7 +51,7 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         kind, share = words.share(MIN_EFFECT, per_answer)
         ok = words.by_share(kind, words.HARD_OK, words.HARD_OK_UNKNOWN, words.HARD_OK_ALL)
         said = ok.fill(numbers=numbers, effect=fmt.points(MIN_EFFECT), share=share, low=low, high=high)
-        return [Finding.of("hard-misuse", Verdict.OK, part.scope, said, evidence)]
+        return [Finding.of(FindingId.HARD_MISUSE, Verdict.OK, part.scope, said, evidence)]
     kind, share = words.share(effect, per_answer)
     unsure = words.by_share(kind, words.HARD_CANNOT_TELL, words.HARD_CANNOT_TELL_UNKNOWN, words.HARD_CANNOT_TELL_ALL)
     said = unsure.fill(
@@ -60,7 +63,7 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         low=low,
         high=high,
     )
-    return [Finding.of("hard-misuse", Verdict.NOT_ENOUGH_DATA, part.scope, said, evidence)]
+    return [Finding.of(FindingId.HARD_MISUSE, Verdict.NOT_ENOUGH_DATA, part.scope, said, evidence)]
 
 
 def _numbers(after_hard: Gap, after_good: Gap) -> str:

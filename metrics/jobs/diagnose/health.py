@@ -12,6 +12,7 @@ import numpy as np
 from ...errors import Cancelled
 from ...explain import findings as words
 from ...explain.lang import _
+from ...kinds import FindingId, Scope
 from ...models.items import REQUEST_BYTES_PER_ENTRY, history_entries
 from ...read.anki_backend import HealthCheck, HealthChecker
 from ...read.collection import CollectionData
@@ -91,21 +92,24 @@ def _history_entries(data: CollectionData, card_preset: np.ndarray) -> list[tupl
     return [(int(ids[i]), int(entries[i])) for i in order.tolist() if reviews[i] > 0]
 
 
-def findings(health: dict[str, HealthCheck], found: list[Finding]) -> list[Finding]:
-    """Return Anki's health check of each preset as a finding, saying where our `found` problems disagree."""
+def findings(health: dict[str, HealthCheck], found: list[Finding], ids: dict[str, int]) -> list[Finding]:
+    """Return Anki's health check of each preset (named; `ids`: each name's preset id) as a finding, saying where
+    our `found` problems disagree."""
     out = []
     for name, result in health.items():
-        scope = words.preset_scope(name)
+        scope = Scope.preset(name, ids.get(name, 0))
         evidence = result.to_dict()
         if result.passed is None:
             said = words.HEALTH_NOT_RUN.fill()
-            out.append(Finding.of("anki-health-check", Verdict.NOT_ENOUGH_DATA, scope, said, evidence))
+            out.append(Finding.of(FindingId.ANKI_HEALTH_CHECK, Verdict.NOT_ENOUGH_DATA, scope, said, evidence))
         elif result.passed:
             ours = [f.id for f in found if f.scope == scope and f.verdict is Verdict.PROBLEM]
             said = words.HEALTH_PASSED_DISAGREE.fill(ids="; ".join(ours)) if ours else words.HEALTH_PASSED.fill()
-            out.append(Finding.of("anki-health-check", Verdict.OK, scope, said, evidence))
+            out.append(Finding.of(FindingId.ANKI_HEALTH_CHECK, Verdict.OK, scope, said, evidence))
         else:
             said = words.HEALTH_FAILED.fill()
             affected = result.fsrs_items or 0
-            out.append(Finding.of("anki-health-check", Verdict.PROBLEM, scope, said, evidence, affected=affected))
+            out.append(
+                Finding.of(FindingId.ANKI_HEALTH_CHECK, Verdict.PROBLEM, scope, said, evidence, affected=affected)
+            )
     return out

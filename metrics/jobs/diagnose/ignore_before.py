@@ -18,6 +18,7 @@ import numpy as np
 from ...explain import formatting as fmt
 from ...explain import ignore_before as words
 from ...explain.lang import _, text
+from ...kinds import FindingId
 from ...reviews.cutoffs import Cutoff, candidates
 from ...reviews.subset import restrict
 from ...score.paired import PairedGain, paired_gain_by_card
@@ -29,7 +30,7 @@ from .finding import MIN_REVIEWS, Finding, Verdict, too_few
 from .out_of_sample import signed
 from .parameters_oos import trains
 
-ID = "ignore-before"
+ID = FindingId.IGNORE_BEFORE
 MIN_TEST = MIN_REVIEWS  # tested reviews (the latest sixth, at least this many)
 MIN_TRAIN = MIN_REVIEWS  # training reviews a date must leave
 MAX_KEPT = 0.95  # a date that keeps more of the training reviews drops too little to matter

@@ -14,6 +14,7 @@ from ...errors import EvaluationError
 from ...explain import findings as words
 from ...explain import formatting as fmt
 from ...explain.lang import text
+from ...kinds import FindingId, Scope
 from ..compare import Comparison
 from .context import Context
 from .finding import MIN_REVIEWS, Finding, Verdict, too_few
@@ -40,10 +41,10 @@ def check(ctx: Context) -> Iterator[Finding]:
         if shared is None or shared.compared is None or "fsrs-out-of-sample" not in shared.compared.predictions:
             continue  # its preset was not trained (too few reviews)
         ctx.job.note(text(words.TRAINING_DECK, name=fmt.name(name)))
-        yield _own_preset(ctx, cards, words.deck_scope(name), shared)
+        yield _own_preset(ctx, cards, Scope.deck(name, int(did)), shared)
 
 
-def _own_preset(ctx: Context, cards: np.ndarray, scope: str, shared: Comparison) -> Finding:
+def _own_preset(ctx: Context, cards: np.ndarray, scope: Scope, shared: Comparison) -> Finding:
     """Return whether the deck of `cards` would do better on parameters of its own than on its preset's, both
     trained before the preset's split and scored on the deck's reviews after it."""
     assert shared.compared is not None
@@ -51,16 +52,16 @@ def _own_preset(ctx: Context, cards: np.ndarray, scope: str, shared: Comparison)
     try:
         cmp = out_of_sample(ctx, cards, None, cut_ms=cut)
     except EvaluationError:  # no reviews of this deck on one side of the split
-        return too_few("decks", scope, 0, MIN_REVIEWS)
+        return too_few(FindingId.DECKS, scope, 0, MIN_REVIEWS)
     if cmp.compared is None or cmp.reviews_compared < MIN_REVIEWS:
-        return too_few("decks", scope, cmp.reviews_compared, MIN_REVIEWS)
+        return too_few(FindingId.DECKS, scope, cmp.reviews_compared, MIN_REVIEWS)
     cmp.compared.predictions[SHARED] = _lookup(shared, cmp.compared.revlog_id)
     g = paired_gain(cmp, current=SHARED)
     numbers = gain_numbers(words.OWN_PRESET_NUMBERS, g)
     if g["gain_ci"][0] > 0:
         said = words.OWN_PRESET_HELPS.fill(numbers=numbers)
-        return Finding.of("decks", Verdict.SUGGESTION, scope, said, g, affected=int(cmp.reviews_compared))
-    return Finding.of("decks", Verdict.OK, scope, words.OWN_PRESET_OK.fill(numbers=numbers), g)
+        return Finding.of(FindingId.DECKS, Verdict.SUGGESTION, scope, said, g, affected=int(cmp.reviews_compared))
+    return Finding.of(FindingId.DECKS, Verdict.OK, scope, words.OWN_PRESET_OK.fill(numbers=numbers), g)
 
 
 def _lookup(shared: Comparison, revlog_id: np.ndarray) -> np.ndarray:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...explain import findings as words
 from ...explain import formatting as fmt
+from ...kinds import FindingId
 from .context import Context, PresetPart
 from .finding import MIN_REVIEWS, Finding, Verdict, too_few
 from .parameters_oos import trains
@@ -15,12 +16,12 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     if part.has_params and trains(ctx, part):
         return []
     if not ctx.enough:
-        return [too_few("parameters", part.scope, part.reviews, MIN_REVIEWS)]
+        return [too_few(FindingId.PARAMETERS, part.scope, part.reviews, MIN_REVIEWS)]
     info = part.info
     if info is not None and info.params:
         said = words.PARAMETERS_OPTIMIZED.fill(values=fmt.count(len(info.params)), key=info.params_key)
         evidence = {"reviews": part.reviews, "parameters": len(info.params)}
-        return [Finding.of("parameters", Verdict.OK, part.scope, said, evidence)]
+        return [Finding.of(FindingId.PARAMETERS, Verdict.OK, part.scope, said, evidence)]
     said = words.PARAMETERS_DEFAULT.fill(reviews=fmt.count(part.reviews))
     evidence = {"reviews": part.reviews, "parameters": 0}
-    return [Finding.of("parameters", Verdict.SUGGESTION, part.scope, said, evidence, affected=part.reviews)]
+    return [Finding.of(FindingId.PARAMETERS, Verdict.SUGGESTION, part.scope, said, evidence, affected=part.reviews)]

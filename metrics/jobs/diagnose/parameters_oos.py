@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...explain import findings as words
 from ...explain import formatting as fmt
 from ...explain.lang import text
+from ...kinds import FindingId
 from .context import Context, PresetPart
 from .finding import MIN_REVIEWS, Finding, Verdict, too_few
 from .out_of_sample import gain_numbers, out_of_sample, paired_gain
@@ -27,10 +28,10 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     if not part.has_params:
         return []
     if cmp.reviews_compared < MIN_REVIEWS:
-        return [too_few("parameters", part.scope, cmp.reviews_compared, MIN_REVIEWS)]
+        return [too_few(FindingId.PARAMETERS, part.scope, cmp.reviews_compared, MIN_REVIEWS)]
     g = paired_gain(cmp)
     numbers = gain_numbers(words.PARAMETERS_OOS_NUMBERS, g)
     if g["gain_ci"][0] > 0:
         said = words.PARAMETERS_OOS_HELPS.fill(numbers=numbers)
-        return [Finding.of("parameters", Verdict.SUGGESTION, part.scope, said, g, affected=part.reviews)]
-    return [Finding.of("parameters", Verdict.OK, part.scope, words.PARAMETERS_OOS_OK.fill(numbers=numbers), g)]
+        return [Finding.of(FindingId.PARAMETERS, Verdict.SUGGESTION, part.scope, said, g, affected=part.reviews)]
+    return [Finding.of(FindingId.PARAMETERS, Verdict.OK, part.scope, words.PARAMETERS_OOS_OK.fill(numbers=numbers), g)]

@@ -1,21 +1,7 @@
-"""From findings to a plan: per preset that needs action, the steps in the order to do them.
-
-The decision table (ORDER, STEP_OF): a finding that asks for action becomes one step of its preset, each step
-one action of a fixed vocabulary, in this order:
-
-1. answer-buttons — habits first: every later training learns from these answers (hard-misuse, again-misuse,
-   a retention FSRS cannot reach, Anki's health check not passed);
-2. split-preset — structure: a deck that would do better with parameters of its own (decks, out of sample);
-3. ignore-before — which reviews to learn from (ignore-before);
-4. optimize — parameters (parameters: defaults or re-optimizing helps; retention below what FSRS predicted);
-   after steps 1–3 there is always one: a split, an ignore date or new habits need new parameters;
-5. desired-retention — judged with the parameters that will be used: when an optimize step comes first it
-   says to check again after optimizing (desired-retention, only when the preset's own is not calibrated);
-6. review-cards — the cards FSRS keeps getting wrong, by their preset (cards).
-
-Findings that need no action, and the collection-wide calibration of decks, make no step; a retention below
-target for reviews done late is a note (no setting of Anki fixes it). Presets come most reviews affected first;
-a preset needing nothing is one line; the whole scope needing nothing is said first.
+"""From findings to a plan: per preset that needs action, the steps in the order to do them, as the decision table
+says (plan_table.py ROWS: one row per action, in order). Findings that need no action make no step; a retention
+below target for reviews done late is a note (no setting of Anki fixes it). Presets come most reviews affected
+first; a preset needing nothing is one line; the whole scope needing nothing is said first.
 """
 
 from __future__ import annotations
@@ -25,31 +11,35 @@ from typing import Any
 
 import numpy as np
 
-from ...explain import findings as fwords
 from ...explain import formatting as fmt
 from ...explain import plan as words
 from ...explain.lang import _, text
+from ...kinds import Action, AnkiAction, Browse, DeckOptions, FindingId, Reason, ScopeKind
+from .actions import deck_options
 from .context import Context
-from .finding import Finding, Verdict
-
-ORDER = ("answer-buttons", "split-preset", "ignore-before", "optimize", "desired-retention", "review-cards")
-ACTING = (Verdict.PROBLEM, Verdict.SUGGESTION)
+from .finding import Finding
+from .plan_table import ROWS, Button, Each, Row, Trigger
 
 
 @dataclass(frozen=True)
 class Step:
-    """One thing to do in Anki: its action (ORDER), what it acts on, the findings behind it, one sentence, and
-    the button that does it (an action of actions.py: Deck Options, the Browser; None for a habit)."""
+    """One thing to do in Anki: its action, what it acts on (a preset's or deck's name, or a `cid:` search), the
+    findings behind it, one sentence, and the button that does it (None for a habit)."""
 
-    action: str
+    action: Action
     target: str
-    because: tuple[str, ...]
+    because: tuple[FindingId, ...]
     text: str
-    button: dict[str, Any] | None = None
+    button: AnkiAction | None = None
     findings: tuple[Finding, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"action": self.action, "target": self.target, "because": list(self.because), "text": self.text}
+        return {
+            "action": str(self.action),
+            "target": self.target,
+            "because": [str(b) for b in self.because],
+            "text": self.text,
+        }
 
 
 @dataclass(frozen=True)
@@ -71,6 +61,29 @@ class PresetPlan:
         }
 
 
+@dataclass(frozen=True)
+class Preset:
+    """What one preset's plan is made from: its findings and those of its decks (`mine`), and the scope's."""
+
+    id: int
+    name: str
+    mine: list[Finding]
+    everything: list[Finding]
+
+    def asking(self, trigger: Trigger) -> list[Finding]:
+        """Return the findings that ask for a row's action through `trigger`."""
+        pool = self.everything if trigger.scope is ScopeKind.COLLECTION else self.mine
+        return [f for f in pool if _asks(f, trigger)]
+
+
+def _asks(f: Finding, t: Trigger) -> bool:
+    if f.id is not t.finding or f.verdict not in t.verdicts or f.scope.kind is not t.scope:
+        return False
+    if t.cause is not None and f.evidence.get("cause") != t.cause:
+        return False
+    return t.defaults is None or (f.evidence.get("parameters") == 0) == t.defaults
+
+
 def make_plan(ctx: Context, findings: list[Finding]) -> list[PresetPlan]:
     """Return the plan of each preset of the scope, those needing action first (most reviews affected first)."""
     if not ctx.enough:
@@ -78,120 +91,93 @@ def make_plan(ctx: Context, findings: list[Finding]) -> list[PresetPlan]:
     plans = []
     for pid in ctx.scored.presets_by_size():
         name = ctx.preset_name(pid)
-        mine = [f for f in findings if f.scope == fwords.preset_scope(name) or _deck_of(ctx, f) == pid]
+        mine = [f for f in findings if _of_preset(ctx, f, pid)]
         reviews = int(np.count_nonzero(ctx.scored.preset == pid))
-        plans.append(_preset_plan(ctx, pid, name, reviews, mine, findings))
+        plans.append(_preset_plan(ctx, Preset(pid, name, mine, findings), reviews))
     plans.sort(key=lambda p: (not p.steps, -p.affected))
     return plans
 
 
-def _deck_of(ctx: Context, f: Finding) -> int | None:
-    """Return the preset of the deck a deck-scoped finding is about (None for other findings)."""
-    if not f.scope.startswith('deck "'):
-        return None
-    name = f.scope[len('deck "') : -1]
-    did = next((d for d, n in ctx.data.deck_names.items() if n == name), None)
-    return None if did is None else ctx.data.deck_preset.get(did)
+def _of_preset(ctx: Context, f: Finding, pid: int) -> bool:
+    """Return whether a finding is about this preset, or about one of its decks."""
+    if f.scope.kind is ScopeKind.PRESET:
+        return f.scope.id == pid
+    return f.scope.kind is ScopeKind.DECK and ctx.data.deck_preset.get(f.scope.id) == pid
 
 
-def _preset_plan(
-    ctx: Context, pid: int, name: str, reviews: int, mine: list[Finding], everything: list[Finding]
-) -> PresetPlan:
-    acting = {f.id: f for f in mine if f.verdict in ACTING}
+def _preset_plan(ctx: Context, preset: Preset, reviews: int) -> PresetPlan:
     steps: list[Step] = []
-    notes: list[str] = []
-    button = _button(mine)
-    steps += _buttons_step(name, mine, acting)
-    steps += [_split_step(f) for f in mine if f.id == "decks" and f.verdict in ACTING and f.scope.startswith("deck")]
-    if "ignore-before" in acting:
-        f = acting["ignore-before"]
-        said = text(words.IGNORE, date=fmt.date(f.evidence.get("cutoff") or ""))
-        steps.append(Step("ignore-before", name, ("ignore-before",), said, button, (f,)))
-    steps += _optimize_step(name, acting, steps, button)
-    steps += _retention_step(name, acting, steps, button)
-    steps += _cards_step(ctx, pid, name, everything)
-    notes += [f.summary for f in mine if f.id == "since-last"]  # did the preset's change help? (Deck Options' check)
-    retention = next((f for f in mine if f.id == "retention"), None)
-    if retention is not None and retention.evidence.get("cause") == "late":
-        notes.append(_(words.NOTE_LATE))
+    for row in ROWS:
+        steps += _steps(ctx, row, preset, steps)
+    notes = [f.summary for f in preset.mine if f.id is FindingId.SINCE_LAST]  # did its last change help?
+    late = [f for f in preset.mine if f.id is FindingId.RETENTION and f.evidence.get("cause") == "late"]
+    notes += [_(words.NOTE_LATE)] if late else []
     affected = max((f.reviews_affected for s in steps for f in s.findings), default=0)
-    return PresetPlan(name, reviews, steps, notes, affected)
+    return PresetPlan(preset.name, reviews, steps, notes, affected)
 
 
-def _button(mine: list[Finding]) -> dict[str, Any] | None:
-    """Return the preset's Deck Options action (from any of its findings that carries one)."""
-    for f in mine:
-        for a in f.actions:
-            if a.get("kind") == "deck-options" and f.scope.startswith("preset"):
-                return a
-    return None
-
-
-def _buttons_step(name: str, mine: list[Finding], acting: dict[str, Finding]) -> list[Step]:
-    hard, again = acting.get("hard-misuse"), acting.get("again-misuse")
-    health = next((f for f in mine if f.id == "anki-health-check" and f.verdict is Verdict.PROBLEM), None)
-    retention = acting.get("retention")
-    floor = retention if retention is not None and retention.evidence.get("cause") == "floor" else None
-    behind = tuple(f for f in (hard, again, floor, health) if f is not None)
-    if not behind:
-        return []
-    said = words.BOTH_BUTTONS if hard and again else words.HARD if hard else words.AGAIN if again else words.HEALTH
-    return [Step("answer-buttons", name, tuple(f.id for f in behind), _(said), None, behind)]
-
-
-def _split_step(f: Finding) -> Step:
-    deck = f.scope[len('deck "') : -1]
-    button = next((a for a in f.actions if a.get("kind") == "deck-options"), None)
-    return Step("split-preset", deck, ("decks",), text(words.SPLIT, deck=fmt.name(deck)), button, (f,))
-
-
-def _optimize_step(
-    name: str, acting: dict[str, Finding], before: list[Step], button: dict[str, Any] | None
-) -> list[Step]:
-    """Return the optimize step: asked for by a finding, or needed after the steps before it."""
-    parameters = acting.get("parameters")
-    retention = acting.get("retention")
-    overrates = retention if retention is not None and retention.evidence.get("cause") == "fsrs-overrates" else None
-    behind = tuple(f for f in (parameters, overrates) if f is not None)
-    earlier = [s for s in before if s.action != "answer-buttons"]
-    if behind:
-        defaults = parameters is not None and parameters.evidence.get("parameters") == 0
-        said = words.OPTIMIZE_DEFAULTS if defaults else words.OPTIMIZE_AGAIN if parameters else words.OPTIMIZE_OVERRATES
-        return [Step("optimize", name, tuple(f.id for f in behind), text(said), button, behind)]
-    if earlier:
-        because = tuple(dict.fromkeys(b for s in earlier for b in s.because))
-        return [Step("optimize", name, because, _(words.OPTIMIZE_AFTER), button, ())]
-    if before:  # new habits: their answers must build up before they can be learnt from
-        return [Step("optimize", name, before[0].because, text(words.OPTIMIZE_LATER), button, ())]
+def _steps(ctx: Context, row: Row, preset: Preset, before: list[Step]) -> list[Step]:
+    """Return the steps a row makes for a preset, after the steps `before` it."""
+    asked = [(t.reason, f) for t in row.triggers for f in preset.asking(t)]
+    after = {row.after[s.action]: s for s in before if s.action in row.after}
+    if row.each is Each.FINDING:
+        return [_step(ctx, row, preset, [(r, f)], after) for r, f in asked]
+    if row.each is Each.CARDS:
+        return _cards_steps(ctx, row, preset, asked)
+    if asked or (row.alone and after):
+        return [_step(ctx, row, preset, asked, after)]
     return []
 
 
-def _retention_step(
-    name: str, acting: dict[str, Finding], before: list[Step], button: dict[str, Any] | None
-) -> list[Step]:
-    f = acting.get("desired-retention")
-    if f is None:
-        return []
-    desired = fmt.percent(float(f.evidence.get("desired", 0.9)), 0)
-    after = any(s.action == "optimize" for s in before)
-    said = text(words.RETENTION_AFTER if after else words.RETENTION_UNTRUSTED, desired=desired)
-    return [Step("desired-retention", name, ("desired-retention",), said, button, (f,))]
+def _step(
+    ctx: Context, row: Row, preset: Preset, asked: list[tuple[Reason, Finding]], after: dict[Reason, Step]
+) -> Step:
+    """Return one step: its sentence chosen by its reasons, the findings behind it (or the earlier steps it
+    follows from, when no finding asked), its target and its button."""
+    reasons = frozenset(r for r, _f in asked) | frozenset(after)
+    chosen, template = words.ACTION_WORDS[row.action].entry(reasons)
+    behind = tuple({id(f): f for _r, f in asked}.values())  # each finding once (a finding is no dict key)
+    if behind:
+        because = tuple(dict.fromkeys(f.id for f in behind))
+    else:  # it follows from the steps before it: theirs
+        because = tuple(dict.fromkeys(b for r, s in after.items() if r in chosen for b in s.because))
+    deck = behind[0].scope.name if row.each is Each.FINDING else preset.name
+    said = text(template, deck=fmt.name(deck), **_values(behind))
+    return Step(row.action, deck, because, said, _button(ctx, row, preset, behind), behind)
 
 
-def _cards_step(ctx: Context, pid: int, name: str, everything: list[Finding]) -> list[Step]:
-    """Return the review-cards step of this preset: the listed cards FSRS keeps getting wrong that are its."""
-    f = next((x for x in everything if x.id == "cards" and x.verdict in ACTING), None)
-    if f is None or not f.actions:
+def _values(behind: tuple[Finding, ...]) -> dict[str, str]:
+    """Return the numbers a step's sentence may name, from the findings behind it."""
+    values: dict[str, str] = {}
+    for f in behind:
+        if f.id is FindingId.IGNORE_BEFORE:
+            values["date"] = fmt.date(f.evidence.get("cutoff") or "")
+        if f.id is FindingId.DESIRED_RETENTION:
+            values["desired"] = fmt.percent(float(f.evidence.get("desired", 0.9)), 0)
+    return values
+
+
+def _button(ctx: Context, row: Row, preset: Preset, behind: tuple[Finding, ...]) -> AnkiAction | None:
+    if row.button is Button.PRESET_OPTIONS:
+        return deck_options(ctx, preset.name)
+    if row.button is Button.FINDING_OPTIONS:
+        return next((a for f in behind for a in f.actions if isinstance(a, DeckOptions)), None)
+    return None
+
+
+def _cards_steps(ctx: Context, row: Row, preset: Preset, asked: list[tuple[Reason, Finding]]) -> list[Step]:
+    """Return the step of the listed cards FSRS keeps getting wrong that are this preset's (none when none are)."""
+    listed = [(f, a) for _r, f in asked for a in f.actions if isinstance(a, Browse) and a.card_ids]
+    if not listed:
         return []
-    search = str(f.actions[0].get("search", ""))
-    ids = np.array([int(c) for c in search.removeprefix("cid:").split(",") if c], dtype=np.int64)
-    at = np.searchsorted(ctx.data.card_ids, ids)
-    at = np.minimum(at, max(0, ctx.data.card_ids.size - 1))
-    own = ids[(ctx.data.card_ids[at] == ids) & (ctx.card_preset[at] == pid)]
+    f, browse = listed[0]
+    ids = np.asarray(browse.card_ids, dtype=np.int64)
+    at = np.minimum(np.searchsorted(ctx.data.card_ids, ids), max(0, ctx.data.card_ids.size - 1))
+    own = ids[(ctx.data.card_ids[at] == ids) & (ctx.card_preset[at] == preset.id)]
     if not own.size:
         return []
-    browse = {"kind": "browse", "search": "cid:" + ",".join(str(int(c)) for c in own)}
-    return [Step("review-cards", browse["search"], ("cards",), words.cards(int(own.size)), browse, (f,))]
+    mine = Browse.cards(tuple(int(c) for c in own))
+    return [Step(row.action, mine.search, (f.id,), words.cards(int(own.size)), mine, (f,))]
 
 
 def first_line(plans: list[PresetPlan], reviews: int, needed: int) -> str:

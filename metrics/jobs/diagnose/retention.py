@@ -9,6 +9,7 @@ import numpy as np
 from ...explain import findings as words
 from ...explain import formatting as fmt
 from ...explain.lang import text
+from ...kinds import FindingId
 from ...score.intervals import wilson
 from .context import Context, PresetPart
 from .finding import MIN_EFFECT, MIN_GROUP, MIN_REVIEWS, Finding, Verdict, too_few
@@ -30,7 +31,7 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     """Return the retention finding of one preset."""
     n, y = part.reviews, ctx.scored.y[part.mask]
     if not ctx.enough or n < MIN_GROUP:
-        return [too_few("retention", part.scope, n, MIN_GROUP if ctx.enough else MIN_REVIEWS)]
+        return [too_few(FindingId.RETENTION, part.scope, n, MIN_GROUP if ctx.enough else MIN_REVIEWS)]
     measured = float(y.mean())
     low, high = wilson(float(y.sum()), n)
     desired = desired_retention(part)
@@ -56,10 +57,10 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     values = {"numbers": numbers, "predicted": fmt.percent(g.predicted), **_gap_words(g)}
     if low <= desired <= high or abs(measured - desired) < MIN_EFFECT / 1.5:
         evidence["cause"] = "on-target"
-        return [Finding.of("retention", Verdict.OK, part.scope, words.RETENTION_OK.fill(**values), evidence)]
+        return [Finding.of(FindingId.RETENTION, Verdict.OK, part.scope, words.RETENTION_OK.fill(**values), evidence)]
     if measured > desired:  # nothing to fix: fewer reviews are possible, at the learner's choice
         evidence["cause"] = "above"
-        return [Finding.of("retention", Verdict.OK, part.scope, words.RETENTION_ABOVE.fill(**values), evidence)]
+        return [Finding.of(FindingId.RETENTION, Verdict.OK, part.scope, words.RETENTION_ABOVE.fill(**values), evidence)]
     return [_below(ctx, part, g, late, values, evidence)]
 
 
@@ -70,20 +71,20 @@ def _below(ctx: Context, part: PresetPart, g: Gap, late: float | None, values: d
     if g.high < 0 and -g.gap >= MIN_EFFECT:  # FSRS predicted more than was recalled
         evidence["cause"] = "fsrs-overrates"
         said = words.RETENTION_BELOW_FSRS_OFF.fill(**values)
-        return Finding.of("retention", Verdict.SUGGESTION, part.scope, said, evidence, affected=n)
+        return Finding.of(FindingId.RETENTION, Verdict.SUGGESTION, part.scope, said, evidence, affected=n)
     if late is not None and late >= LATE_SHARE:
         evidence["cause"] = "late"
         said = words.RETENTION_BELOW_LATE.fill(late=fmt.percent(late, 0), **values)
-        return Finding.of("retention", Verdict.SUGGESTION, part.scope, said, evidence, affected=n)
+        return Finding.of(FindingId.RETENTION, Verdict.SUGGESTION, part.scope, said, evidence, affected=n)
     short = stability_under_a_day(ctx, part)
     evidence["stability_under_a_day"] = short
     if short >= FLOOR_SHARE:
         evidence["cause"] = "floor"
         said = words.RETENTION_BELOW_FLOOR.fill(**values)
-        return Finding.of("retention", Verdict.SUGGESTION, part.scope, said, evidence, affected=n)
+        return Finding.of(FindingId.RETENTION, Verdict.SUGGESTION, part.scope, said, evidence, affected=n)
     evidence["cause"] = "scheduled"
     said = words.RETENTION_BELOW_AS_PREDICTED.fill(**values)
-    return Finding.of("retention", Verdict.OK, part.scope, said, evidence)
+    return Finding.of(FindingId.RETENTION, Verdict.OK, part.scope, said, evidence)
 
 
 def _late_share(ctx: Context, part: PresetPart) -> float | None:

@@ -9,10 +9,10 @@ from dataclasses import replace
 
 import numpy as np
 
-from ...explain import findings as findings_words
 from ...explain import formatting as fmt
 from ...explain import since as words
 from ...explain.lang import text
+from ...kinds import FindingId, Scope
 from ...read.collection import Preset
 from ...reviews.subset import restrict
 from ...score.paired import PairedGain, paired_log_loss_gain
@@ -27,7 +27,7 @@ MIN_SINCE = 100  # reviews since the last diagnosis below which the change is no
 # A log-loss difference smaller than this is not worth a sentence either way (a tenth of the gap between
 # optimized and default parameters in the FSRS benchmark: 0.346 against 0.366).
 MIN_GAIN = 0.002
-ID = "since-last"
+ID = FindingId.SINCE_LAST
 
 
 def check(ctx: Context) -> list[Finding]:
@@ -47,7 +47,7 @@ def check(ctx: Context) -> list[Finding]:
         return out
     now = fmt.count(ctx.reviews)
     said = words.UNCHANGED.fill(date=fmt.date(last.date), reviews=fmt.count(last.reviews), now=now)
-    return [Finding.of(ID, Verdict.OK, findings_words.COLLECTION, said, {"since": last.date, "presets_changed": 0})]
+    return [Finding.of(ID, Verdict.OK, Scope.collection(), said, {"since": last.date, "presets_changed": 0})]
 
 
 def _same(before: list[float], now: list[float]) -> bool:
@@ -56,7 +56,7 @@ def _same(before: list[float], now: list[float]) -> bool:
 
 def _changed(ctx: Context, pid: int, info: Preset, before: list[float], last: Snapshot) -> Finding:
     """Return whether the change of preset `info`'s parameters helped, on the reviews since `last`."""
-    scope = findings_words.preset_scope(info.name)
+    scope = Scope.preset(info.name, pid)
     sub = restrict(ctx.data, ctx.card_preset == pid)
     old = predict(sub, replace(ctx.options, params=list(before), same_day="auto"), ctx.job.should_stop)
     # (a set with another same-day rule scores other reviews: only those both score are compared)

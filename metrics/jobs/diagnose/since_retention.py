@@ -10,13 +10,13 @@ import numpy as np
 
 from ...explain import formatting as fmt
 from ...explain import since as words
-from ...explain.findings import preset_scope
+from ...kinds import FindingId, Scope
 from ...score.intervals import wilson
 from .context import Context
 from .finding import MIN_EFFECT, Finding, Verdict
 from .snapshot import Snapshot
 
-ID = "since-last"
+ID = FindingId.SINCE_LAST
 MIN_SCHEDULED = 100  # reviews scheduled since the last diagnosis below which the change is not judged
 
 
@@ -30,7 +30,7 @@ def check(ctx: Context, last: Snapshot) -> list[Finding]:
         now, before = info.desired_retention, last.desired_retention[info.name]
         if isinstance(now, bool) or not isinstance(now, int | float) or not 0 < now < 1 or abs(now - before) < 1e-9:
             continue
-        out.append(_changed(ctx, pid, info.name, before, float(now), last))
+        out.append(_changed(ctx, Scope.preset(info.name, pid), before, float(now), last))
     return out
 
 
@@ -43,8 +43,8 @@ def scheduled_since(ctx: Context, pid: int, through_ms: int) -> np.ndarray:
     return after & (s.preset == pid)
 
 
-def _changed(ctx: Context, pid: int, name: str, before: float, now: float, last: Snapshot) -> Finding:
-    mask = scheduled_since(ctx, pid, last.through_ms)
+def _changed(ctx: Context, scope: Scope, before: float, now: float, last: Snapshot) -> Finding:
+    mask = scheduled_since(ctx, scope.id, last.through_ms)
     n = int(mask.sum())
     values = {
         "date": fmt.date(last.date),
@@ -55,7 +55,7 @@ def _changed(ctx: Context, pid: int, name: str, before: float, now: float, last:
     evidence = {"since": last.date, "desired_before": before, "desired": now, "reviews": n}
     if n < MIN_SCHEDULED:
         said = words.RETENTION_TOO_FEW.fill(needed=fmt.count(MIN_SCHEDULED), **values)
-        return Finding.of(ID, Verdict.NOT_ENOUGH_DATA, preset_scope(name), said, evidence)
+        return Finding.of(ID, Verdict.NOT_ENOUGH_DATA, scope, said, evidence)
     y = ctx.scored.y[mask]
     measured = float(y.mean())
     low, high = wilson(float(y.sum()), n)
@@ -67,4 +67,4 @@ def _changed(ctx: Context, pid: int, name: str, before: float, now: float, last:
         said, verdict = words.RETENTION_ABOVE.fill(**values), Verdict.OK
     else:
         said, verdict = words.RETENTION_BELOW.fill(**values), Verdict.SUGGESTION
-    return Finding.of(ID, verdict, preset_scope(name), said, evidence, affected=n if verdict != Verdict.OK else 0)
+    return Finding.of(ID, verdict, scope, said, evidence, affected=n if verdict != Verdict.OK else 0)

@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
-from datetime import datetime
 from typing import Any
-
-from ...score.terms import log_loss_terms
-from .context import Context
 
 FIELDS = ("scope", "through_ms", "date", "reviews", "log_loss", "params", "desired_retention")
 
@@ -66,24 +62,6 @@ def _sequence(v: Any) -> list[Any]:
     if not isinstance(v, list) or len(v) > 64:
         raise ValueError("parameters not a list")
     return v
-
-
-def snapshot(ctx: Context) -> Snapshot | None:
-    """Return the summary of the diagnosis of `ctx` (None without scored reviews)."""
-    s = ctx.scored
-    if s.p.size == 0:
-        return None
-    through = int(s.revlog_id.max())
-    presets = [ctx.data.presets[pid] for pid in s.presets_by_size() if pid in ctx.data.presets]
-    return Snapshot(
-        ctx.data.scope,
-        through,
-        datetime.fromtimestamp(through / 1000).strftime("%Y-%m-%d"),
-        int(s.p.size),
-        float(log_loss_terms(s.p, s.y).mean()),
-        {p.name: [float(v) for v in p.params] for p in presets if p.params},
-        {p.name: float(p.desired_retention) for p in presets if p.desired_retention},
-    )
 
 
 def last_for(history: list[dict[str, Any]], scope: str) -> Snapshot | None:

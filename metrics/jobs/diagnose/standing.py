@@ -8,6 +8,7 @@ import numpy as np
 from ...explain import findings as words
 from ...explain import standing as standing_words
 from ...explain.lang import text
+from ...kinds import FindingId, Scope
 from ...score.binning import bin_keys, rmse_bins
 from ...score.intervals import bootstrap_ci
 from ...score.scores import auc, log_loss
@@ -23,7 +24,7 @@ FEATURES = ("delta_t", "n_reviews", "n_lapses")
 def check(ctx: Context) -> list[Finding]:
     """Return the standing of the pooled out-of-sample predictions (too few reviews: said; no optimizer: none)."""
     if not ctx.enough:
-        return [too_few("benchmark-standing", words.COLLECTION, ctx.reviews, MIN_REVIEWS)]
+        return [too_few(FindingId.BENCHMARK_STANDING, Scope.collection(), ctx.reviews, MIN_REVIEWS)]
     if not ctx.trains:
         return []
     parts = [
@@ -33,7 +34,7 @@ def check(ctx: Context) -> list[Finding]:
     ctx.by_preset.clear()  # read by nothing after: their predictions go when these parts do (5M reviews: ~100 MB)
     if not parts or sum(p.y.size for p in parts) < MIN_REVIEWS:
         reviews = sum(p.y.size for p in parts)
-        return [too_few("benchmark-standing", words.COLLECTION, reviews, MIN_REVIEWS)]
+        return [too_few(FindingId.BENCHMARK_STANDING, Scope.collection(), reviews, MIN_REVIEWS)]
     y = np.concatenate([p.y for p in parts])
     pred = clipped(np.concatenate([p.predictions["fsrs-out-of-sample"] for p in parts]))
     delta_t, n_reviews, n_lapses = (np.concatenate([getattr(p, f) for p in parts]) for f in FEATURES)
@@ -54,4 +55,4 @@ def check(ctx: Context) -> list[Finding]:
     said = standing_words.sentence(st)
     evidence.update(band=standing_words.band_text(st), sentence=said, source=standing_words.source(st))
     why = text(words.STANDING_WHY, source=standing_words.source(st))
-    return [Finding("benchmark-standing", Verdict.OK, words.COLLECTION, said, evidence, "", why)]
+    return [Finding(FindingId.BENCHMARK_STANDING, Verdict.OK, Scope.collection(), said, evidence, "", why)]

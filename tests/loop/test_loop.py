@@ -15,6 +15,8 @@ import pytest
 from anki.buildinfo import version
 from support.loop_branches import SCENARIOS, run_learner
 
+pytestmark = pytest.mark.slow  # make check leaves it out; make test runs it (on the pinned Anki only)
+
 if tuple(int(x) for x in version.split(".")[:2]) < (26, 9):
     # The numbers are Anki 26.09's optimizer's. On 25.07 (an older FSRS optimizer; the module takes 190 s there)
     # 4 assertions differ: an honest learner (seed 1) is told ignore-before + optimize; defaults-other seed 1's
