@@ -8,7 +8,7 @@ from typing import NoReturn
 
 from ..metrics.errors import EvaluationError
 from ..metrics.jobs.options import BINNINGS, WEIGHTINGS, Options, short_term_floor_rating
-from ..metrics.models.catalog import MODELS
+from ..metrics.kinds import MODELS
 from ..metrics.models.ranges import parse_params_text
 
 PROG = "fsrs-calibration"

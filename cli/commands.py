@@ -217,7 +217,7 @@ def run_command(args: argparse.Namespace) -> str:
         return run_export(args)
     if args.command == "to-parquet":
         return run_to_parquet(args)
-    from ..metrics.explain.report import format_comparison, format_diagnosis
+    from ..metrics.report.text import format_comparison, format_diagnosis
 
     if args.command == "diagnose":
         diagnosis = run_diagnose(args)
@@ -225,7 +225,7 @@ def run_command(args: argparse.Namespace) -> str:
     if args.command == "compare":
         cmp = run_compare(args)
         if args.json:
-            from ..metrics.explain.advice import comparison_advice
+            from ..metrics.report.advice import comparison_advice
 
             params = parse_params_option(args.params, args.clamp_params)
             return to_json(dict(clean(cmp.to_dict()), guidance=comparison_advice(cmp), params=params))
@@ -233,7 +233,7 @@ def run_command(args: argparse.Namespace) -> str:
     ev = run_evaluate(args) if args.command == "evaluate" else run_evaluate_dataset(args)
     if args.json:
         return to_json(ev.to_dict())
-    from ..metrics.explain.report import format_report
+    from ..metrics.report.text import format_report
 
     return format_report(ev)
 

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 ENGINE = (
     "metrics.read.collection",
     "metrics.jobs.evaluate",
-    "metrics.explain.report",
+    "metrics.report.text",
     "metrics.jobs.compare",
     "metrics.export.dataset",
     "metrics.jobs.diagnose",

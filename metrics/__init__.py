@@ -23,7 +23,7 @@ _PUBLIC: dict[str, str] = {
     "HealthCheck": ".read.anki_backend",
     "read_tables": ".read.dataset",
     # models
-    "MODELS": ".models.catalog",
+    "MODELS": ".kinds",
     "parse_params_text": ".models.ranges",
     # jobs: evaluate, compare, diagnose, with one Job (cancel + progress)
     "Options": ".jobs.options",
@@ -36,11 +36,11 @@ _PUBLIC: dict[str, str] = {
     "plan_compare": ".jobs.plan",
     "Diagnosis": ".jobs.diagnose",
     "diagnose": ".jobs.diagnose",
-    # explain: every sentence and number format
-    "format_report": ".explain.report",
-    "format_comparison": ".explain.report",
-    "format_diagnosis": ".explain.report",
-    "comparison_advice": ".explain.advice",
+    # report: the results said as text
+    "format_report": ".report.text",
+    "format_comparison": ".report.text",
+    "format_diagnosis": ".report.text",
+    "comparison_advice": ".report.advice",
     # export: the benchmark's dataset format, written all-or-nothing
     "build_tables": ".export.dataset",
     "write_zip": ".export.dataset",

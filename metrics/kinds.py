@@ -8,8 +8,9 @@ value is the name `diagnose --json` writes; everything said about a member is on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import Enum, StrEnum
 from typing import ClassVar
 
 
@@ -166,3 +167,32 @@ class Evaluate:
 
 
 AnkiAction = DeckOptions | Browse | Evaluate
+
+# The models a comparison can score, by id, in the order of its table; the baselines have no memory model of a card.
+MODELS = ("fsrs-preset", "fsrs-default", "fsrs-out-of-sample", "sm2", "anki-interval", "avg", "moving-avg")
+BASELINES = ("avg", "moving-avg", "sm2", "anki-interval")
+
+
+class Step(Enum):
+    """A step of a job that is worth telling the user about (explain/progress.py words each one)."""
+
+    PRESETS = "presets"  # FSRS with the presets' parameters
+    GIVEN_PARAMS = "given-params"  # FSRS with the parameters given (--params)
+    DEFAULTS = "defaults"  # FSRS with the default parameters
+    SM2 = "sm2"
+    MOVING_AVG = "moving-avg"
+    TRAINING = "training"  # the out-of-sample folds' trainings start
+    TRAINING_FIRST = "training-first"  # a large collection: every fold trained first, one at a time
+    TRAINED_PART = "trained-part"  # one fold's trained FSRS predicts its test part (part of parts)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What a job is doing now: a step, and for a step repeated per part, which part of how many (from 1)."""
+
+    step: Step
+    part: int = 0
+    parts: int = 0
+
+
+ProgressCallback = Callable[[Progress], None]

@@ -27,6 +27,8 @@ def setup() -> None:
     language (set by now): the entries and any start-up problem are translated once, here."""
     from .language import apply
     from .menu import register
+    from .places import register as register_places
 
     apply()
     register(startup_problem())
+    register_places()  # Deck Options, the Browser, Statistics

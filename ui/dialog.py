@@ -80,7 +80,7 @@ class CalibrationDialog(QDialog):
         self.message = self.export_summary = ""
         self._fitted = False
         self.jobs = Jobs(self)
-        build(self)
+        build(self, self)
         self.exporting = Exporting(self)
         self.bar.fill(runner.collection())
         self.bar.load(self.config)
@@ -287,7 +287,7 @@ class CalibrationDialog(QDialog):
 
     def copy_results(self) -> None:
         """Put the text report on the clipboard."""
-        from ..metrics.explain.report import format_report
+        from ..metrics.report.text import format_report
 
         clipboard = QApplication.clipboard()
         if self.evaluation is not None and clipboard is not None:

@@ -4,26 +4,43 @@ whole (through ui/operations.py, as every job)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from aqt.qt import QFileDialog
+from aqt.qt import QFileDialog, QTabWidget
 
 from ..metrics.errors import EvaluationError
 from ..metrics.explain import formatting as fmt
 from ..metrics.explain.lang import _, text
 from . import operations
+from .jobs import Jobs
+from .runner import Runner
 from .summary import save_folder
 from .text import set_plain
+from .views import Views
 from .views.export import LEAVES, NEVER
 
-if TYPE_CHECKING:
-    from .dialog import CalibrationDialog
+
+class Host(Protocol):
+    """What the export needs of its dialog (dialog.CalibrationDialog)."""
+
+    jobs: Jobs
+    runner: Runner
+    views: Views
+    tabs: QTabWidget
+    evaluation: Any
+    export_tables: Any
+    export_summary: str
+
+    @property
+    def stale(self) -> bool: ...
+
+    def _show_message(self, text: str) -> None: ...
 
 
 class Exporting:
     """The export job of one dialog (its results shown in the Export tab)."""
 
-    def __init__(self, dialog: CalibrationDialog) -> None:
+    def __init__(self, dialog: Host) -> None:
         self.d = dialog
 
     def prepare(self, then: Callable[[Any], None] | None = None) -> None:
@@ -78,7 +95,9 @@ class Exporting:
 
     def ask_where(self) -> None:
         start = save_folder("fsrs-benchmark.zip")
-        path, _kind = QFileDialog.getSaveFileName(self.d, _("Save export"), start, _("Zip archive (*.zip)"))
+        path, _kind = QFileDialog.getSaveFileName(
+            self.d.tabs.window(), _("Save export"), start, _("Zip archive (*.zip)")
+        )
         if path:
             self.save(path)
 
@@ -92,7 +111,7 @@ class Exporting:
 
             holds = export.summary.text()  # type: ignore[attr-defined]
             asked = "\n\n".join((holds, _(LEAVES) + "\n" + _(NEVER), _("Save it?")))  # paragraphs: a message each
-            answer = QMessageBox.question(self.d, _("Export for the FSRS benchmark"), asked)
+            answer = QMessageBox.question(self.d.tabs.window(), _("Export for the FSRS benchmark"), asked)
             if answer == QMessageBox.StandardButton.Yes:
                 self.ask_where()
 

@@ -5,21 +5,50 @@ while the dialog lives and wants it (operations.Request.alive), its result stamp
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
+
+from aqt.qt import QPushButton
 
 from ..metrics.explain.lang import _, text
 from . import operations
 from .failures import failure_text
+from .freshness import Freshness
+from .job_status import JobStatus
+from .runner import Runner
+from .scope_bar import ScopeBar
 from .turns import NEXT_TURN_MS, alive
+from .views import Views
 
-if TYPE_CHECKING:
-    from .dialog import CalibrationDialog
+
+class Host(Protocol):
+    """What the jobs need of their dialog (dialog.CalibrationDialog)."""
+
+    bar: ScopeBar
+    job: JobStatus
+    run_button: QPushButton
+    views: Views
+    runner: Runner
+    fresh: Freshness
+    closed: bool
+    anki_version: str
+    kept_file: str | None
+
+    @property
+    def running(self) -> bool: ...
+
+    def _show_message(self, text: str) -> None: ...
+
+    def tell(self, lines: list[str] | tuple[str, ...]) -> None: ...
+
+    def start(self) -> None: ...
+
+    def refresh(self) -> None: ...
 
 
 class Jobs:
     """Starts and ends the jobs of one dialog (evaluate, compare, diagnose, export)."""
 
-    def __init__(self, dialog: CalibrationDialog) -> None:
+    def __init__(self, dialog: Host) -> None:
         self.d = dialog
         self.cache: dict[tuple[str, int], Any] = {}  # one scope's data, kept for the next job
         self.reads = 0  # how many times the revlog was read (tests check the cache)
@@ -42,8 +71,10 @@ class Jobs:
         d.views.set_running(True)
         key = scope.key(col)
         serial = d.job.serial
+        window = d.run_button.window()  # the dialog
+        assert window is not None
         return operations.Request(
-            d,
+            window,
             scope,
             controls,
             d.bar.choices(),

@@ -4,11 +4,13 @@ with the job's status, the headline, the tabs (one view each) and the buttons.""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from aqt.qt import QCheckBox, QHBoxLayout, QPushButton, QVBoxLayout
+from aqt.qt import QCheckBox, QHBoxLayout, QLabel, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
 from ..metrics.explain.lang import _
+from ..metrics.kinds import AnkiAction
+from .export_flow import Exporting
 from .job_status import JobStatus
 from .scope_bar import ScopeBar
 from .text import label, tooltip
@@ -23,13 +25,44 @@ from .views.results import ResultsView
 from .views.whattodo import WhatToDoView
 from .views.where import WhereView
 
-if TYPE_CHECKING:
-    from .dialog import CalibrationDialog
+
+class Host(Protocol):
+    """What the layout builds and calls on (dialog.CalibrationDialog: its widgets, its actions)."""
+
+    bar: ScopeBar
+    run_button: QPushButton
+    job: JobStatus
+    headline: QLabel
+    stale_label: QLabel
+    notice: QLabel
+    views: Views
+    tabs: QTabWidget
+    save_button: QPushButton
+    copy_button: QPushButton
+    remember: QCheckBox
+    whattodo: WhatToDoView
+    results: ResultsView
+    status: QLabel
+    exporting: Exporting
+
+    def _changed(self) -> None: ...
+    def run(self, then: Callable[[], None] | None = None) -> None: ...
+    def cancel(self) -> None: ...
+    def run_diagnosis(self) -> None: ...
+    def act(self, action: AnkiAction) -> None: ...
+    def evaluate_scope(self, kind: str, value: str) -> None: ...
+    def run_compare(self) -> None: ...
+    def prepare_export(self, then: Callable[[Any], None] | None = None) -> None: ...
+    def _set_results_enabled(self, enabled: bool) -> None: ...
+    def _save_chart_dialog(self) -> None: ...
+    def copy_results(self) -> None: ...
+    def close(self) -> bool: ...
 
 
-def build(d: CalibrationDialog) -> None:
-    """Lay out the dialog: header, run row with the job's status, headline, tabs, buttons (as Anki's setupUi)."""
-    layout = QVBoxLayout(d)
+def build(d: Host, window: QWidget) -> None:
+    """Lay out the dialog `d` in its `window` (the dialog itself): header, run row with the job's status, headline,
+    tabs, buttons (as Anki's setupUi)."""
+    layout = QVBoxLayout(window)
     layout.setSpacing(4)
     d.bar = ScopeBar(d._changed)
     layout.addWidget(d.bar)
@@ -62,7 +95,7 @@ def build(d: CalibrationDialog) -> None:
     d._set_results_enabled(False)
 
 
-def _makers(d: CalibrationDialog) -> dict[str, tuple[str, Callable[[], Any]]]:
+def _makers(d: Host) -> dict[str, tuple[str, Callable[[], Any]]]:
     return {  # the tabs' titles: English messages, translated where the tabs are added (views.Views)
         "whattodo": (WhatToDoView.title, lambda: WhatToDoView(d.run_diagnosis, d.act)),
         "results": (ResultsView.title, ResultsView),
@@ -75,7 +108,7 @@ def _makers(d: CalibrationDialog) -> dict[str, tuple[str, Callable[[], Any]]]:
     }
 
 
-def _buttons(d: CalibrationDialog) -> QHBoxLayout:
+def _buttons(d: Host) -> QHBoxLayout:
     row = QHBoxLayout()
     d.save_button = QPushButton(_("Save chart…"))
     on(d.save_button.clicked, d._save_chart_dialog)

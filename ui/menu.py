@@ -192,6 +192,3 @@ def register(problem: str | None) -> None:
     gui_hooks.theme_did_change.append(_theme_changed)
     gui_hooks.operation_did_execute.append(_operation_did_execute)
     gui_hooks.reviewer_did_answer_card.append(_answered)
-    from .places import register as register_places
-
-    register_places()

@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from statistics import NormalDist
 
-from ..models.catalog import BASELINES
-from ..score.intervals import Z95
+from ..kinds import BASELINES
 from . import formatting as fmt
 from .lang import N_, _, text
 from .names import MODEL_NAMES
 
-if TYPE_CHECKING:
-    from ..jobs.compare import Comparison
+Z95 = NormalDist().inv_cdf(0.975)  # as score/intervals.py: the wording imports no numpy
 
 MIN_REVIEWS = 1000
 AUC_BANDS = (  # the upper end of each band, and the whole sentence said of an AUC in it
@@ -113,18 +111,6 @@ def auc_verdict(auc: float | None, reviews: int, remembered: int) -> str:
     low, high = auc_interval(auc, remembered, reviews - remembered)
     band = next(sentence for top, sentence in AUC_BANDS if auc < top)
     return text(band, auc=fmt.auc(auc), interval=fmt.interval(low, high, "auc"), reviews=fmt.count(reviews))
-
-
-def comparison_advice(cmp: Comparison) -> list[str]:
-    """Return the advice sentences of a comparison, the most important first (`compare --json`'s guidance);
-    none for a comparison without scores."""
-    if not cmp.models:
-        return []
-    scores = {}
-    for name, m in cmp.models.items():
-        remembered = round(sum(b.count * b.mean_actual for b in m.calibration.bins))
-        scores[name] = Score(name, m.log_loss, m.log_loss_ci, m.auc, m.reviews, remembered)
-    return advise(scores, cmp.reviews_compared)
 
 
 def advise(scores: dict[str, Score], reviews: int) -> list[str]:

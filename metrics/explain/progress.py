@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..jobs.job import Progress, ProgressCallback, Step
+from ..kinds import Progress, ProgressCallback, Step
 from . import formatting as fmt
 from .lang import N_, text
 

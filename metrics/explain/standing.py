@@ -3,13 +3,66 @@ the FSRS benchmark's learners, RMSE (bins) first, log loss with its caveat, then
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from . import formatting as fmt
 from .lang import N_, _, text
 
-if TYPE_CHECKING:
-    from ..score.standing import Standing
+
+class Standing(Protocol):
+    """The numbers a standing is said with (score/standing.py Standing)."""
+
+    @property
+    def reviews(self) -> int: ...
+
+    @property
+    def band(self) -> tuple[int, int | None] | None: ...
+
+    @property
+    def users(self) -> int: ...
+
+    @property
+    def rmse_bins(self) -> float: ...
+
+    @property
+    def log_loss(self) -> float: ...
+
+    @property
+    def auc(self) -> float | None: ...
+
+    @property
+    def rmse_beats(self) -> float | None: ...
+
+    @property
+    def log_loss_beats(self) -> float | None: ...
+
+    @property
+    def auc_beats(self) -> float | None: ...
+
+    @property
+    def auc_users(self) -> int: ...
+
+    @property
+    def rmse_median(self) -> float | None: ...
+
+    @property
+    def log_loss_median(self) -> float | None: ...
+
+    @property
+    def auc_median(self) -> float | None: ...
+
+    @property
+    def model(self) -> str: ...
+
+    @property
+    def date(self) -> str: ...
+
+    @property
+    def repository(self) -> str: ...
+
+    @property
+    def noisy(self) -> bool: ...
+
 
 MONTHS = (
     N_("January"),

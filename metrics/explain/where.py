@@ -2,13 +2,41 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from . import formatting as fmt
 from .lang import N_, Nn_, _, n_, text
 
-if TYPE_CHECKING:
-    from ..score.where import BinError
+
+class BinError(Protocol):
+    """The numbers a bin of "Where the error is" is said with (score/where.py BinError)."""
+
+    @property
+    def feature(self) -> str: ...
+
+    @property
+    def lowest(self) -> int: ...
+
+    @property
+    def highest(self) -> int: ...
+
+    @property
+    def count(self) -> int: ...
+
+    @property
+    def predicted(self) -> float: ...
+
+    @property
+    def measured(self) -> float: ...
+
+    @property
+    def ci_low(self) -> float: ...
+
+    @property
+    def ci_high(self) -> float: ...
+
+    @property
+    def error(self) -> float: ...
 
 
 # the features of "Where the error is", with their titles (the tab's choices, the report's headings; translated

@@ -17,7 +17,6 @@ import os
 import zlib
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -26,30 +25,10 @@ from ..errors import EvaluationError
 from ..explain import formatting as fmt
 from ..explain.lang import _, text
 from ..read.collection import CollectionData
+from ..read.dataset_layout import FORMAT_VERSION, REVLOG_COLUMNS, ROOT, TABLES, USER, Tables
 from ..reviews.revlog import FILTERED, LEARNING, run_starts, time_order
 from .safefile import safe_output, safe_outputs
 from .ziparchive import DEFLATED, TooLarge, ZipWriter, deflate_part
-
-REVLOG_COLUMNS = ("card_id", "day_offset", "rating", "state", "duration", "elapsed_days", "elapsed_seconds")
-CARD_COLUMNS = ("card_id", "note_id", "deck_id")
-DECK_COLUMNS = ("deck_id", "parent_id", "preset_id")
-TABLES = {"revlogs": REVLOG_COLUMNS, "cards": CARD_COLUMNS, "decks": DECK_COLUMNS}
-FORMAT_VERSION = 1
-USER = "user_id=0"
-ROOT = -1  # parent_id of a top-level deck (every other parent_id is a deck_id of the table)
-
-
-@dataclass(frozen=True)
-class Tables:
-    """The three tables, each a dict of equally long int64 columns."""
-
-    revlogs: dict[str, np.ndarray]
-    cards: dict[str, np.ndarray]
-    decks: dict[str, np.ndarray]
-
-    def rows(self) -> dict[str, int]:
-        """Return the row count of each table."""
-        return {name: int(len(next(iter(getattr(self, name).values())))) for name in TABLES}
 
 
 class _IdMapper:

@@ -16,8 +16,9 @@ from ..explain.newer import left_out_line
 from ..models.fsrs import replay
 from ..models.params import to_fsrs6
 from ..read.collection import CollectionData, ignore_before_ms
+from ..read.revlog_table import stable_order
 from ..reviews.presets import card_presets
-from ..reviews.revlog import Reviews, build_reviews, finish_reviews, run_starts, stable_order
+from ..reviews.revlog import Reviews, build_reviews, finish_reviews, run_starts
 from ..score.binning import FeatureBin, bin_keys, breakdown, categories, difficulty_codes, overdue_codes, rmse_bins
 from ..score.calibration import Calibration, calibration_table
 from ..score.over_time import MonthScores, by_month

@@ -1,7 +1,7 @@
 """One running job: what stops it, what it reports, and the memory gate its heavy parts share.
 
 As fsrs-rs's `evaluate` callback both reports progress and cancels, a `Job` is the one thing a caller
-hands to a long computation: `report` says which step starts (a typed `Progress`, worded by
+hands to a long computation: `report` says which step starts (a typed `Progress` of kinds.py, worded by
 `explain/progress.py`) and raises `Cancelled` when the caller asked to stop; `check` only does the
 latter; `hold` runs a block once its estimated memory fits the gate. No numpy, no wording here.
 """
@@ -11,36 +11,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from enum import Enum
 
 from ..errors import Cancelled
+from ..kinds import Progress, ProgressCallback
 from .gate import MemoryGate
-
-
-class Step(Enum):
-    """A step of a job that is worth telling the user about (explain/progress.py words each one)."""
-
-    PRESETS = "presets"  # FSRS with the presets' parameters
-    GIVEN_PARAMS = "given-params"  # FSRS with the parameters given (--params)
-    DEFAULTS = "defaults"  # FSRS with the default parameters
-    SM2 = "sm2"
-    MOVING_AVG = "moving-avg"
-    TRAINING = "training"  # the out-of-sample folds' trainings start
-    TRAINING_FIRST = "training-first"  # a large collection: every fold trained first, one at a time
-    TRAINED_PART = "trained-part"  # one fold's trained FSRS predicts its test part (part of parts)
-
-
-@dataclass(frozen=True)
-class Progress:
-    """What a job is doing now: a step, and for a step repeated per part, which part of how many (from 1)."""
-
-    step: Step
-    part: int = 0
-    parts: int = 0
-
-
-ProgressCallback = Callable[[Progress], None]
 
 
 class Job:

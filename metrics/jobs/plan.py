@@ -18,12 +18,13 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from typing import Generic, TypeVar
 
+from ..kinds import Progress, Step
 from ..models.items import REQUEST_BYTES_PER_ENTRY, history_entries
 from ..read.collection import CollectionData
 from . import gate as memory
 from .compare import N_SPLITS, CompareInput, Comparison, Prepared, Trainer, compare, fold_plan
 from .gate import MemoryGate, settle, training_cost
-from .job import Job, Progress, Step
+from .job import Job
 
 _T = TypeVar("_T")
 PutAside = Callable[[CollectionData], AbstractContextManager[Callable[[], CollectionData]]]

@@ -19,8 +19,8 @@ from ..explain import formatting as fmt
 from ..explain import newer
 from ..explain.lang import _, text
 from ..models.params import newer_model, preset_raw_params
-from ..reviews.revlog import Revlog, stable_order
 from .collection_file import is_damage
+from .revlog_table import Revlog, stable_order
 
 DEFAULT_PRESET_ID = 1
 _CHUNK_ROWS = 1_000_000  # revlog rows per range query: bounds the size of one result string

@@ -24,7 +24,7 @@ import numpy as np
 from ..errors import EvaluationError
 from ..explain import formatting as fmt
 from ..explain.lang import N_, _, n_, text
-from ..export.dataset import TABLES, USER, Tables
+from .dataset_layout import TABLES, USER, Tables
 
 MAX_ROWS = 20_000_000  # rows per table: 20M reviews is four times the largest collections we know of
 MAX_CSV_BYTES = 1 << 30  # 1 GiB of CSV text per table (20M revlog rows take about 600 MB)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..jobs.options import Binning
+from .binnings import Binning
 
 
 def _round(x: float, digits: int, half_even: bool) -> float:

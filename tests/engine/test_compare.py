@@ -248,8 +248,9 @@ def test_the_large_collection_plan_trains_first_and_lets_the_arrays_go(larger_co
     from fsrs_calibration.metrics.explain.progress import progress_text
     from fsrs_calibration.metrics.jobs.compare import CompareInput, compare, pipeline
     from fsrs_calibration.metrics.jobs.gate import MemoryGate
-    from fsrs_calibration.metrics.jobs.job import Job, Step
+    from fsrs_calibration.metrics.jobs.job import Job
     from fsrs_calibration.metrics.jobs.plan import Handed, plan_compare
+    from fsrs_calibration.metrics.kinds import Step
     from fsrs_calibration.metrics.read.anki_backend import anki_trainer
     from fsrs_calibration.metrics.read.collection import read_collection
 

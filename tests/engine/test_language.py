@@ -166,7 +166,7 @@ def test_anki_words_fill_the_terms_and_english_keeps_its_own():
 
 
 def test_report_labels_line_up_however_wide_the_language_writes_them():
-    from fsrs_calibration.metrics.explain.report import columns, width
+    from fsrs_calibration.metrics.report.text import columns, width
 
     english = ["Reviews scored: 12", "Log loss:       0.3412", "AUC:            0.700"]
     assert columns(english) == english  # the English report is unchanged

@@ -123,7 +123,7 @@ def test_days_on_rollover_grid():
 
 @pytest.mark.parametrize("high", [1, 2**16 - 1, 2**16, 2**20, 2**32 + 5])
 def test_stable_order_is_a_stable_sort(high):
-    from fsrs_calibration.metrics.reviews.revlog import stable_order
+    from fsrs_calibration.metrics.read.revlog_table import stable_order
 
     rng = np.random.default_rng(high % 1000)
     keys = rng.integers(0, high, 5000)

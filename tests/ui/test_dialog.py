@@ -9,10 +9,10 @@ import pytest
 from support.qt_helpers import ThreadRunner
 
 from fsrs_calibration.metrics.errors import EvaluationError
-from fsrs_calibration.metrics.explain.report import format_report
 from fsrs_calibration.metrics.jobs.evaluate import Options, evaluate
 from fsrs_calibration.metrics.read.collection import read_collection
 from fsrs_calibration.metrics.read.scope import deck_search
+from fsrs_calibration.metrics.report.text import format_report
 from fsrs_calibration.ui.dialog import CalibrationDialog
 from fsrs_calibration.ui.scope_bar import select
 
@@ -292,8 +292,8 @@ def test_compare_models_tab(qtbot, col):
     dialog.tabs.setCurrentWidget(dialog.views.get("compare"))
     dialog.views.get("compare").chart.repaint()
     assert len(dialog.views.get("compare").chart.points) == sum(len(m.calibration.bins) for m in cmp.models.values())
-    from fsrs_calibration.metrics.explain.advice import comparison_advice
     from fsrs_calibration.metrics.explain.names import MODEL_NAMES
+    from fsrs_calibration.metrics.report.advice import comparison_advice
 
     assert dialog.views.get("compare").advice.toPlainText() == "\n\n".join(comparison_advice(cmp))
     assert (

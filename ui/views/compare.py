@@ -131,7 +131,7 @@ class CompareView(View):
 
     def show_comparison(self, cmp: Any) -> None:
         """Show an engine Comparison."""
-        from ...metrics.explain.advice import comparison_advice
+        from ...metrics.report.advice import comparison_advice
 
         self.comparison = cmp
         colors = {name: MODEL_COLORS[k % len(MODEL_COLORS)] for k, name in enumerate(cmp.models)}

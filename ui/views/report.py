@@ -26,7 +26,7 @@ class ReportView(View):
         layout.addWidget(self.text)
 
     def show_evaluation(self, ev: Any) -> None:
-        from ...metrics.explain.report import format_report
+        from ...metrics.report.text import format_report
 
         self.text.setPlainText(format_report(ev))
 

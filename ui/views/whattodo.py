@@ -224,7 +224,7 @@ class WhatToDoView(View):
         """Return the plan and every finding (the folded ones too) as plain text."""
         if self.diagnosis is None:
             return ""
-        from ...metrics.explain.report import format_plan
+        from ...metrics.report.text import format_plan
 
         plan = "\n".join(format_plan(self.diagnosis))
         return plan + "\n\n" + "\n\n".join(_plain(f) for f in self.diagnosis.findings)

@@ -23,6 +23,7 @@ import numpy as np
 from ...errors import EvaluationError
 from ...explain import formatting as fmt
 from ...explain.lang import _, text
+from ...kinds import Progress, Step
 from ...models.fsrs import replay
 from ...models.items import ItemEncoder, encode_in_parts, segment_starts
 from ...models.params import to_fsrs6
@@ -30,7 +31,7 @@ from ...read.collection import CollectionData
 from ...reviews.revlog import Reviews, build_reviews, time_order
 from ..evaluate import NO_REVIEWS, card_ignore_before
 from ..gate import settle, training_cost
-from ..job import Job, Progress, Step
+from ..job import Job
 
 N_SPLITS = 5
 Trainer = Callable[[bytes], Sequence[float]]  # ComputeFsrsParamsFromItemsRequest bytes -> 21 parameters

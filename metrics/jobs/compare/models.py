@@ -11,12 +11,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from ...errors import EvaluationError
+from ...kinds import Progress, Step
 from ...models.baselines import average_by_fold, interval_recall, moving_average, revlog_interval_days, sm2_intervals
 from ...models.params import to_fsrs6
 from ...read.collection import CollectionData
 from ..evaluate import predict
 from ..gate import settle
-from ..job import Job, Progress, Step
+from ..job import Job
 from ..options import Options
 from .folds import Entries, predict_rows
 

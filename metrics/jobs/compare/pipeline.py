@@ -18,7 +18,7 @@ import numpy as np
 from ...errors import EvaluationError
 from ...explain import formatting as fmt
 from ...explain.lang import _, text
-from ...models.catalog import MODELS
+from ...kinds import MODELS
 from ...read.collection import CollectionData
 from ..gate import replay_cost, settle
 from ..job import Job

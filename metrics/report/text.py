@@ -8,19 +8,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..explain import findings as finding_words
+from ..explain import formatting as fmt
+from ..explain import plan as plan_words
+from ..explain import where as where_words
+from ..explain.lang import N_, _, text
+from ..jobs.diagnose import Diagnosis
 from ..jobs.evaluate import Evaluation
 from ..kinds import Scope
-from . import findings as finding_words
-from . import formatting as fmt
-from . import plan as plan_words
-from . import where as where_words
 from .advice import comparison_advice
-from .lang import N_, _, text
-
-if TYPE_CHECKING:
-    from ..jobs.diagnose import Diagnosis
 
 SOURCES = {"defaults": N_("defaults"), "given": N_("given")}  # where a preset's parameters came from (else a key)
 WHERE_ROWS = (  # a bin of "Where the error is": beyond chance, enough reviews, too few reviews to judge
