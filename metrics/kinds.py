@@ -60,7 +60,6 @@ class Action(StrEnum):
     SPLIT_PRESET = "split-preset"
     IGNORE_BEFORE = "ignore-before"
     OPTIMIZE = "optimize"
-    DESIRED_RETENTION = "desired-retention"
     REVIEW_CARDS = "review-cards"
 
 
@@ -78,9 +77,28 @@ class Reason(StrEnum):
     OVERRATES = "overrates"  # FSRS expects more recall than the learner has
     AFTER_STEPS = "after-steps"  # a split or an ignore date before it needs new parameters
     AFTER_HABITS = "after-habits"  # new answers before it must build up first
-    UNTRUSTED = "untrusted"  # FSRS is off at the preset's own desired retention
-    AFTER_OPTIMIZE = "after-optimize"  # judged again with the parameters an optimize step before it makes
     CARDS = "cards"  # cards FSRS keeps getting wrong
+
+
+class NoteKind(StrEnum):
+    """What a note of a preset's plan says (no step: what no setting fixes, or what the learner checks)."""
+
+    SINCE_LAST = "since-last"  # whether the preset's last change helped
+    LATE = "late"  # recall below target because reviews came late
+    OVERRATES = "overrates"  # FSRS expects more recall than the learner has; re-optimizing would not close it
+    RETENTION_OFF = "retention-off"  # FSRS is off at the preset's desired retention
+    CHECK_HABITS = "check-habits"  # a misuse of Hard or Again the data cannot rule out: how to check it
+
+
+@dataclass(frozen=True)
+class Note:
+    """A line of a preset's plan that is no step (--json writes its text)."""
+
+    kind: NoteKind
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
 
 
 class ScopeKind(StrEnum):

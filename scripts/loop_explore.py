@@ -41,6 +41,8 @@ def table(results: list[dict]) -> str:
         lines.append("verdicts: " + ", ".join(f"{k}={v}" for k, v in d["verdicts"].items()))
         if d["contradictions"]:
             lines.append("CONTRADICTIONS: " + "; ".join(d["contradictions"]))
+        if d.get("honest_now"):
+            lines.append("LIMIT: " + d["honest_now"])
         lines.append("| branch | gap | gap d30+ | gap d90+ | bias | true R | recalled | DR | rev/day | decks | done |")
         lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
         lines += [row(name, b) for name, b in r["branches"].items()]
@@ -50,9 +52,11 @@ def table(results: list[dict]) -> str:
 def row(name: str, b: dict) -> str:
     """Return one branch's row: gaps (all of phase 2, from day 30, from day 90), bias, recall, workload, decks."""
     a = b["all"]
-    decks = [k for k in b if k not in ("all", "late", "last", "params", "done")]
+    decks = [k for k in b if k not in ("all", "late", "last", "params", "done", "listed")]
     per_deck = " ".join(f"{k}:{b[k]['gap']:.3f}/{b[k]['r_true']:.3f}" for k in decks) if len(decks) > 1 else ""
     gaps = f"{a['gap']:.4f} | {b['late']['gap']:.4f} | {b['last']['gap']:.4f}"
+    if b.get("listed", {}).get("reviews"):
+        per_deck += f" listed:{b['listed']['gap']:.3f}/{b['listed']['r_true']:.3f}"
     return (
         f"| {name} | {gaps} | {a.get('bias', 0):+.4f} | {a['r_true']:.3f} | {a['recalled']:.3f} | "
         f"{','.join(str(x) for x in a['desired'])} | {a['per_day']:.1f} | {per_deck} | {'; '.join(b['done'])} |"

@@ -18,13 +18,16 @@ PLAN_MANY = N_("Last diagnosis {date}: {steps} steps ({actions}).")
 CHANGED = N_("This preset changed since its last diagnosis ({date}): {optimize} or {desired_retention}.")
 
 
+RETIRED = {"desired-retention": N_("desired retention")}  # a step of diagnoses kept from earlier versions
+
+
 def plan_line(date: str, steps: int, actions: list[str]) -> str:
     """Return the line of a preset's last diagnosis on `date`: nothing to change, or its `steps` steps with
     their actions (as the add-on's file keeps them: Action values), in the language in use."""
     if steps == 0:
         return text(PLAN_NOTHING, date=date)
-    known = {str(a): words for a, words in ACTION_WORDS.items()}
-    named = fmt.listed([_(known[a].listed) if a in known else a for a in actions])
+    known = {str(a): words.listed for a, words in ACTION_WORDS.items()} | RETIRED
+    named = fmt.listed([_(known[a]) if a in known else a for a in actions])
     plural = n_(
         "Last diagnosis {date}: {steps} step ({actions}).", "Last diagnosis {date}: {steps} steps ({actions}).", steps
     )

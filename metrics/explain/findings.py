@@ -104,6 +104,14 @@ RETENTION_BELOW_FSRS_OFF = Words(
     "FSRS predicted more recall than you had (measured minus predicted {gap}, 95% interval {low} to {high}): its "
     "parameters overrate your memory, so the intervals are too long for you.",
 )
+RETENTION_BELOW_FSRS_OFF_KEPT = Words(
+    "Retention is below target, and below what FSRS predicted ({predicted}): {numbers}. Re-optimizing would not "
+    "close this gap.",
+    "",
+    "FSRS predicted more recall than you had (measured minus predicted {gap}, 95% interval {low} to {high}), but "
+    "parameters trained on your earlier reviews did not predict your later ones better (see Parameters): no "
+    "setting of Anki closes this gap, and your intervals run a little long for you.",
+)
 RETENTION_BELOW_LATE = Words(
     "Retention is below target because {late} of these reviews came later than planned: {numbers}.",
     "Do reviews when they are due (overdue cards first); new parameters would not change this.",

@@ -66,6 +66,15 @@ HARD_CANNOT_TELL_ALL = Words(
     "small gap is not proof of honest answers.",
 )
 
+HARD_ABSORBED = Words(
+    "The data cannot show whether Hard is pressed on forgotten cards: this preset's parameters were trained on "
+    "these answers, and what they learn from a misuse no longer shows as a gap.",
+    "Check it yourself for a week: before pressing Hard, ask whether you recalled the answer; if you did not, "
+    "press Again.",
+    "{numbers}. The difference, {diff} (95% interval {low} to {high}), is within chance; in simulated learners "
+    "whose parameters were optimized on their own answers, a misuse left no gap the check could rely on.",
+)
+
 AGAIN_NUMBERS = N_("after Again you recalled {measured} where FSRS predicted {predicted} ({reviews} reviews)")
 AGAIN_SUGGESTION = Words(
     "Cards you answered Again are remembered more often than FSRS expects: {more} more than after Good, relative "
@@ -108,6 +117,15 @@ AGAIN_OK_HARD_EXPLAINS = Words(
     "Nothing suggests Again is pressed on remembered cards: {numbers}.",
     "",
     "The Hard pattern above explains a gap after Again as well.",
+)
+AGAIN_ABSORBED = Words(
+    "The data cannot show whether Again is pressed on remembered cards: this preset's parameters were trained on "
+    "these answers, and what they learn from a misuse no longer shows as a gap.",
+    "Check it yourself for a week: before pressing Again, ask whether you recalled the answer; if you did, even "
+    "slowly, press Hard or Good.",
+    "{numbers}. The difference from recall after Good, {diff} (95% interval {low} to {high}), is within chance; in "
+    "simulated learners whose parameters were optimized on their own answers, Again on shaky recalls was called "
+    "honest this way.",
 )
 AGAIN_CANNOT_TELL = Words(
     "The data cannot tell yet whether Again is pressed on remembered cards: with {reviews} reviews after Again, "

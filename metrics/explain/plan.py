@@ -30,8 +30,31 @@ WHY_AFTER = N_(
 TIP_DECK_OPTIONS = N_('Anki\'s {deck_options} of preset "{preset}" ({optimize}, {desired_retention} …)')
 TIP_SEARCH = N_("Anki search: {search}")
 SCOPE_NOTHING = N_("Nothing to change: every check that the data can decide is fine.")
+SCOPE_NOTES = N_("No setting to change; the notes below say what the data cannot settle.")
 SCOPE_TOO_FEW = N_("Too few reviews for a plan ({reviews} scored; at least {needed} are needed).")
 NOTE_LATE = N_("Recall fell below target because reviews came late: do reviews when they are due.")
+NOTE_OVERRATES = N_(
+    "FSRS expects more recall than you have, and re-optimizing would not change that: your intervals run a little long."
+)
+NOTE_RETENTION_OFF = N_("FSRS is off at your desired retention ({desired}): it would not give the recall it promises.")
+NOTE_RETENTION_AFTER = N_(
+    "After optimizing, find out what to do again: FSRS is off at your desired retention ({desired})."
+)
+NOTE_CHECK_HARD = N_(
+    "The data cannot tell whether you press Hard on cards you forgot: check yourself for a week (forgot: Again)."
+)
+NOTE_CHECK_AGAIN = N_(
+    "The data cannot tell whether you press Again on cards you recalled: check yourself for a week (recalled, "
+    "even slowly: Hard or Good)."
+)
+NOTE_CHECK_BOTH = N_(
+    "The data cannot tell how you use Hard and Again: check yourself for a week (forgot: Again; recalled, even "
+    "slowly: Hard or Good)."
+)
+PARAMETERS_AFTER_STEPS = N_(
+    "That holds for the reviews so far; the steps above change what the parameters learn from: optimize after them, "
+    "as the plan says."
+)
 NOTE_SCHEDULED = N_(
     "Recall is below target as FSRS predicted for when you reviewed: it will follow as new intervals come due."
 )
@@ -87,19 +110,6 @@ ACTION_WORDS = {
             (_of(R.OVERRATES), N_("{optimize}: FSRS expects more recall than you have.")),
             (_of(R.AFTER_STEPS), N_("Then optimize this preset.")),
             (_of(R.AFTER_HABITS), N_("{optimize} again once a month of reviews is answered the new way.")),
-        ),
-    ),
-    Action.DESIRED_RETENTION: ActionWords(
-        N_("desired retention"),
-        (
-            (
-                _of(R.UNTRUSTED),
-                N_("{optimize}, then check {desired_retention} again: FSRS is off at your {desired}."),
-            ),
-            (
-                _of(R.UNTRUSTED, R.AFTER_OPTIMIZE),
-                N_("After optimizing, check {desired_retention} again (now {desired})."),
-            ),
         ),
     ),
     Action.REVIEW_CARDS: ActionWords(

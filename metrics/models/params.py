@@ -88,6 +88,15 @@ def to_fsrs6(values: Sequence[Any], where: str = "parameters") -> np.ndarray:
     return np.clip(w, low, high).astype(np.float64)
 
 
+def is_default(values: Sequence[Any]) -> bool:
+    """Return whether these parameters are FSRS-6's defaults (none given, or the defaults written out)."""
+    try:
+        raw = [float(v) for v in values]
+    except (TypeError, ValueError):
+        return False
+    return not raw or (len(raw) == len(DEFAULT_PARAMETERS) and np.allclose(raw, DEFAULT_PARAMETERS, rtol=0, atol=1e-4))
+
+
 def newer_model(preset: Mapping[str, Any]) -> str:
     """Return the name of the FSRS a preset is set to when this replay does not know it ("FSRS-7"), else "".
 

@@ -192,7 +192,7 @@ def format_plan(diagnosis: Diagnosis) -> list[str]:
         for n, step in enumerate(p.steps, 1):
             line = text(plan_words.STEP, number=fmt.count(n), step=step.text, because=", ".join(step.because))
             lines.append("    " + line)
-        lines += [f"    {note}" for note in p.notes]
+        lines += [f"    {note.text}" for note in p.notes]
     return lines
 
 

@@ -121,6 +121,7 @@ class Measured:
     r_sched: float
     r_true: float
     recalled: bool
+    card: int = -1  # the card's index in the world
 
 
 @dataclass
@@ -139,6 +140,7 @@ class World:
     day: int = 0
     measure_from: int | None = None
     measured: list[Measured] = field(default_factory=list)
+    listed: list[int] = field(default_factory=list)  # cards a diagnosis listed (their own gap is measured)
 
     def habits_on(self, day: int) -> Habits:
         return self.old_habits if self.old_habits is not None and day < self.habits_until else self.habits
@@ -241,7 +243,7 @@ def review(world: World, card: CardState, day: int) -> None:
         pressed = pressed_of(truth, r_true, habits, h1, h2)
         if world.measure_from is not None and day >= world.measure_from:
             r_sched = sched.get_card_retrievability(card.sched, when)
-            world.measured.append(Measured(day, card.deck, r_sched, r_true, recalled))
+            world.measured.append(Measured(day, card.deck, r_sched, r_true, recalled, card.index))
     card.true, _ = true.review_card(card.true, truth, when)
     card.sched, _ = sched.review_card(card.sched, pressed, when)
     scheduled = fuzzed((card.sched.due - when).days, u_fuzz)

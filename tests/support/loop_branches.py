@@ -18,7 +18,6 @@ from anki.collection import Collection
 from fsrs_calibration.metrics.jobs.diagnose import diagnose
 from fsrs_calibration.metrics.read.anki_backend import anki_trainer
 from fsrs_calibration.metrics.read.collection import read_collection
-from fsrs_calibration.metrics.score.near_retention import CANDIDATES
 from support.builder import DEFAULTS6
 from support.loop import (
     Deck,
@@ -148,21 +147,20 @@ def _short(target: str) -> str:
 
 
 def contradictions(dg: Any) -> list[str]:
-    """Return the steps standing beside a passed check that says the opposite."""
-    ok = {f.id for f in dg.findings if f.verdict.value == "ok" and f.scope.kind != "deck"}
+    """Return the steps standing beside a passed check of the same preset that says the opposite: optimize beside a
+    parameters check saying re-optimizing would not help (unless that check says why both hold), answer buttons
+    beside a misuse check that passed, a split beside the deck's own check that passed."""
     out = []
     for p in dg.plan:
-        splits = [s.target for s in p.steps if s.action == "split-preset"]
-        if len(splits) > 1:
-            out.append(f"split-preset for {len(splits)} decks of {p.preset} ({', '.join(splits)})")
+        ok = {(f.id, f.scope.name): f for f in dg.findings if f.verdict.value == "ok"}
+        params = ok.get(("parameters", p.preset))
         for s in p.steps:
-            if s.action == "optimize" and "parameters" in ok:
-                kind = "its own finding" if s.findings else "after earlier steps"
-                out.append(f"optimize ({'+'.join(s.because)}, {kind}) beside parameters ok")
-            if s.action == "answer-buttons" and {"hard-misuse", "again-misuse"} <= ok:
-                out.append(f"answer-buttons ({'+'.join(s.because)}) beside hard-misuse and again-misuse ok")
-            if s.action == "desired-retention" and "desired-retention" in ok:
-                out.append("desired-retention beside desired-retention ok")
+            if s.action == "optimize" and params is not None and not params.action:
+                out.append(f"optimize ({'+'.join(s.because)}) beside parameters ok")
+            if s.action == "answer-buttons":
+                out += [f"answer-buttons beside {b} ok" for b in s.because if (b, p.preset) in ok]
+            if s.action == "split-preset" and ("decks", s.target) in ok:
+                out.append(f"split-preset of {s.target} beside its decks check ok")
     return out
 
 
@@ -172,6 +170,7 @@ def contradictions(dg: Any) -> list[str]:
 def run_branch(world0: World, d: Diagnosed, v: Variant, s: Scenario, workdir: str) -> dict[str, Any]:
     """Continue a copy of the world for s.phase2 days as the variant says; return its measures and what was done."""
     w = world0.fork()
+    w.listed = listed_cards(w, d)
     start = w.day
     w.measure_from = start
     done: list[str] = []
@@ -201,7 +200,6 @@ class Doing:
 
     start: int
     optimize: list[str] = field(default_factory=list)
-    retention: list[str] = field(default_factory=list)
     later: bool = False
     done: list[str] = field(default_factory=list)
 
@@ -213,16 +211,16 @@ def plan_events(w: World, d: Diagnosed, v: Variant, workdir: str, done: list[str
     for p in d.dg.plan:
         for i in range(len(p.steps)):
             do_step(w, d, v, doing, p, i)
+        if any(n.kind == "check-habits" for n in p.notes):  # the learner checks the habit the note names
+            w.habits, w.old_habits = w.habits.honest(), None
+            doing.done.append("checked the habit the note names: honest buttons")
     touched = list(dict.fromkeys(doing.optimize))
-    if not touched and not doing.retention:
+    if not touched:
         return []
 
     def act() -> None:
-        if touched:
-            optimize(w, touched, os.path.join(workdir, f"opt-{w.day}.anki2"))
-            done.append(f"optimized {', '.join(touched)} on day {w.day - doing.start}")
-        for name in doing.retention:
-            _retention(w, name, d, workdir, done)
+        optimize(w, touched, os.path.join(workdir, f"opt-{w.day}.anki2"))
+        done.append(f"optimized {', '.join(touched)} on day {w.day - doing.start}")
 
     return [(doing.start + LATER if doing.later else doing.start, act)]
 
@@ -243,8 +241,6 @@ def do_step(w: World, d: Diagnosed, v: Variant, doing: Doing, p: Any, i: int) ->
     elif step.action == "optimize":
         doing.optimize.append(p.preset)
         doing.later = v.optimize == "later" or (v.optimize == "plan" and _later(p.steps, i))
-    elif step.action == "desired-retention":
-        doing.retention.append(p.preset)
     elif step.action == "review-cards":
         _cards_step(w, d, step.target, v, doing.done)
 
@@ -268,6 +264,12 @@ def _split(w: World, preset: str, deck: str, done: list[str]) -> list[str]:
     return [preset, new]
 
 
+def listed_cards(w: World, d: Diagnosed) -> list[int]:
+    """Return the indices of the cards the diagnosis lists as ones FSRS keeps getting wrong (both branches)."""
+    index = d.written.index_of()
+    return [index[c] for f in d.dg.by_id("cards") for a in f.actions for c in getattr(a, "card_ids", ()) if c in index]
+
+
 def _cards_step(w: World, d: Diagnosed, target: str, v: Variant, done: list[str]) -> None:
     """Rewrite (a normal card, new again) or suspend the listed cards."""
     index = d.written.index_of()
@@ -281,35 +283,14 @@ def _cards_step(w: World, d: Diagnosed, target: str, v: Variant, done: list[str]
     done.append(f"{v.cards} {len(cards)} cards ({planted} planted)")
 
 
-def _retention(w: World, preset: str, d: Diagnosed, workdir: str, done: list[str]) -> None:
-    """Set the preset's desired retention to the nearest candidate FSRS is calibrated at, checked again now."""
-    again = diagnosed(w, os.path.join(workdir, f"dr-{w.day}.anki2"))
-    found = [f for f in again.dg.by_id("desired-retention") if preset in f.scope.name]
-    before = [f for f in d.dg.by_id("desired-retention") if preset in f.scope.name]
-    evidence = (found or before)[0].evidence
-    current = w.presets[preset].desired
-    chosen = choose_retention(evidence, current)
-    done.append(f"desired retention {current} -> {chosen} (trusted {evidence.get('trusted_range')})")
-    if chosen is not None:
-        w.presets[preset].desired = chosen
-
-
-def choose_retention(evidence: dict[str, Any], current: float) -> float | None:
-    """Return the candidate nearest `current` inside the trusted range, else the nearest calibrated candidate."""
-    trusted = evidence.get("trusted_range")
-    if trusted:
-        inside = [c for c in CANDIDATES if trusted[0] - 1e-9 <= c <= trusted[1] + 1e-9]
-        return min(inside, key=lambda c: abs(c - current))
-    calibrated = [c["retention"] for c in evidence.get("candidates", []) if c["verdict"] == "calibrated"]
-    return min(calibrated, key=lambda c: abs(c - current)) if calibrated else None
-
-
 def measure(w: World, start: int, end: int) -> dict[str, Any]:
     """Return phase 2's measures, overall and per deck: reviews, gap, true recall, desired retention, per day."""
     out: dict[str, Any] = {"all": _stats([m for m in w.measured], end - start)}
     out["all"]["desired"] = sorted({p.desired for p in w.presets.values()})
     out["late"] = _stats([m for m in w.measured if m.day >= start + LATER], end - start - LATER)
     out["last"] = _stats([m for m in w.measured if m.day >= start + 3 * LATER], end - start - 3 * LATER)
+    listed = set(w.listed)
+    out["listed"] = _stats([m for m in w.measured if m.card in listed], end - start)
     for deck, preset in w.deck_preset.items():
         out[deck] = _stats([m for m in w.measured if m.deck == deck], end - start)
         out[deck]["desired"] = w.presets[preset].desired
@@ -400,7 +381,7 @@ def run_learner(s: Scenario, seed: int, workdir: str, again: int = 0) -> dict[st
     world = phase1(s, seed, workdir)
     d = diagnosed(world, os.path.join(workdir, "diagnosis.anki2"))
     if not world.habits.misuse and any(st[1] == "answer-buttons" for st in d.summary["steps"]):
-        d.summary["contradictions"].append("answer-buttons for a learner whose answers are honest now")
+        d.summary["honest_now"] = "answer-buttons for a learner whose answers are honest now"
     chosen = variants(d)
     if again:
         chosen += [Variant(f"nothing+opt{again}", follow=False, again=again), Variant(f"plan+opt{again}", again=again)]

@@ -114,7 +114,7 @@ class PresetBox(QFrame):
         for card in self.steps:
             layout.addWidget(card)
         for note in plan.notes:  # under the preset's steps, indented as they are: this preset's
-            line = label(text(words.NOTE, note=note))
+            line = label(text(words.NOTE, note=note.text))
             slanted = "" if current().right_to_left else "font-style: italic; "  # Arabic, Hebrew: no italics
             line.setStyleSheet(slanted + ("margin-right: 12px" if current().right_to_left else "margin-left: 12px"))
             layout.addWidget(line)

@@ -46,7 +46,7 @@ from .diagnosis import Diagnosis
 from .finding import MIN_EFFECT, MIN_GROUP, MIN_REVIEWS, VERDICTS, Finding, Verdict, rank
 from .health import health_check_plan, health_checks_first
 from .out_of_sample import paired_gain
-from .plan import first_line, make_plan
+from .plan import agreeing, first_line, make_plan
 from .snapshot import Snapshot
 from .summary import summary
 
@@ -74,10 +74,10 @@ FINDINGS: tuple[Check, ...] = (
     each_preset(
         hard_misuse.check,
         again_misuse.check,  # after hard-misuse: a Hard problem explains a gap after Again
-        retention.check,
-        desired_retention.check,  # where a desired retention can be trusted
         parameters_oos.check,  # trains: its comparison joins the pooled ones of the standing
         parameters_defaults.check,  # the presets the out-of-sample test did not judge
+        retention.check,  # after parameters: whether optimizing would close a gap is the parameters' verdict
+        desired_retention.check,  # where a desired retention can be trusted
     ),
     decks.check,
     cards.check,
@@ -126,5 +126,6 @@ def diagnose(
     found.sort(key=rank)
     notes = [left_out_line(x.preset, x.model, x.cards) for x in data.left_out]
     plans = make_plan(ctx, found)
+    found = agreeing(found, plans)
     first = first_line(plans, ctx.reviews, MIN_REVIEWS)
     return Diagnosis(found, checked, ctx.reviews, summary(ctx), notes, plans, first)

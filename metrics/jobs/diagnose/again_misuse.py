@@ -65,6 +65,9 @@ def _ok_or_cannot_tell(
     per_answer = read_other_way(ctx, part, AGAIN, GOOD)  # how much higher the next prediction after a recall
     evidence.update(detectable_gap=effect, per_misused_answer=per_answer)
     low, high = fmt.points(c.low, True), fmt.points(c.high, True)
+    if c.high < MIN_EFFECT and part.trained:  # ruled out, but trained parameters absorb a misuse: no proof
+        said = words.AGAIN_ABSORBED.fill(numbers=numbers, diff=fmt.points(c.diff, True), low=low, high=high)
+        return Finding.of(FindingId.AGAIN_MISUSE, Verdict.NOT_ENOUGH_DATA, part.scope, said, evidence)
     if c.high < MIN_EFFECT:
         kind, share = words.share(MIN_EFFECT, per_answer)
         ok = words.by_share(kind, words.AGAIN_OK, words.AGAIN_OK_UNKNOWN, words.AGAIN_OK_ALL)

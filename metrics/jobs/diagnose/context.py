@@ -10,6 +10,7 @@ import numpy as np
 
 from ...explain import findings as words
 from ...kinds import Scope
+from ...models.params import is_default
 from ...read.collection import CollectionData, Preset
 from ...reviews.presets import card_presets
 from ..compare import Comparison, Trainer
@@ -97,6 +98,12 @@ class PresetPart:
     def has_params(self) -> bool:
         """Return whether the preset holds parameters of its own."""
         return self.info is not None and bool(self.info.params)
+
+    @property
+    def trained(self) -> bool:
+        """Return whether the preset's parameters were (most likely) trained on these reviews: its own, not FSRS's
+        defaults. A check comparing reviews against them cannot see what the training absorbed."""
+        return self.has_params and not is_default(self.info.params if self.info is not None else [])
 
 
 Check = Callable[[Context], Iterable[Finding]]

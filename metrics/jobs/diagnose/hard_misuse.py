@@ -47,6 +47,9 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     effect = c.detectable(MIN_EFFECT)
     per_answer = -read_other_way(ctx, part, HARD, AGAIN)  # how much lower the next prediction after a lapse
     evidence.update(detectable_gap=effect, per_misused_answer=per_answer)
+    if c.low > -MIN_EFFECT and part.trained:  # ruled out, but trained parameters absorb a misuse: no proof
+        said = words.HARD_ABSORBED.fill(numbers=numbers, diff=fmt.points(c.diff, True), low=low, high=high)
+        return [Finding.of(FindingId.HARD_MISUSE, Verdict.NOT_ENOUGH_DATA, part.scope, said, evidence)]
     if c.low > -MIN_EFFECT:  # a drop of MIN_EFFECT after Hard is ruled out: the check had the power to see it
         kind, share = words.share(MIN_EFFECT, per_answer)
         ok = words.by_share(kind, words.HARD_OK, words.HARD_OK_UNKNOWN, words.HARD_OK_ALL)

@@ -1,12 +1,15 @@
 """From findings to a plan: per preset that needs action, the steps in the order to do them, as the decision table
-says (plan_table.py ROWS: one row per action, in order). Findings that need no action make no step; a retention
-below target for reviews done late is a note (no setting of Anki fixes it). Presets come most reviews affected
-first; a preset needing nothing is one line; the whole scope needing nothing is said first.
+says (plan_table.py ROWS: one row per action, in order), and its notes: what no setting fixes (reviews done late, a
+gap re-optimizing would not close), FSRS off at the desired retention, and a misuse of Hard or Again the data cannot
+rule out (how to check it). Findings that need no action make no step. No step stands beside a passed check that
+says the opposite: a retention gap re-optimizing would not close is a note (retention.py), and a parameters check
+that passed says, beside an optimize step the steps before it ask for, why both hold (`agreeing`). Presets come
+most reviews affected first; a preset needing nothing is one line; the whole scope needing nothing is said first.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -14,7 +17,8 @@ import numpy as np
 from ...explain import formatting as fmt
 from ...explain import plan as words
 from ...explain.lang import _, text
-from ...kinds import Action, AnkiAction, Browse, DeckOptions, FindingId, Reason, ScopeKind
+from ...kinds import Action, AnkiAction, Browse, DeckOptions, FindingId, Note, Reason, ScopeKind, Verdict
+from ...kinds import NoteKind as K
 from .actions import deck_options
 from .context import Context
 from .finding import Finding
@@ -49,7 +53,7 @@ class PresetPlan:
     preset: str
     reviews: int
     steps: list[Step] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
     affected: int = 0  # the most reviews one of its steps concerns (orders the presets)
 
     def to_dict(self) -> dict[str, Any]:
@@ -57,7 +61,7 @@ class PresetPlan:
             "preset": self.preset,
             "reviews": self.reviews,
             "steps": [s.to_dict() for s in self.steps],
-            "notes": list(self.notes),
+            "notes": [n.text for n in self.notes],
         }
 
 
@@ -109,11 +113,49 @@ def _preset_plan(ctx: Context, preset: Preset, reviews: int) -> PresetPlan:
     steps: list[Step] = []
     for row in ROWS:
         steps += _steps(ctx, row, preset, steps)
-    notes = [f.summary for f in preset.mine if f.id is FindingId.SINCE_LAST]  # did its last change help?
-    late = [f for f in preset.mine if f.id is FindingId.RETENTION and f.evidence.get("cause") == "late"]
-    notes += [_(words.NOTE_LATE)] if late else []
     affected = max((f.reviews_affected for s in steps for f in s.findings), default=0)
-    return PresetPlan(preset.name, reviews, steps, notes, affected)
+    return PresetPlan(preset.name, reviews, steps, _notes(preset, steps), affected)
+
+
+def _notes(preset: Preset, steps: list[Step]) -> list[Note]:
+    """Return a preset's notes: whether its last change helped, what no setting fixes, FSRS off at its desired
+    retention, and a misuse of Hard or Again the data cannot rule out."""
+    notes = [Note(K.SINCE_LAST, f.summary) for f in preset.mine if f.id is FindingId.SINCE_LAST]  # did it help?
+    retention = _own(preset, FindingId.RETENTION)
+    cause = retention.evidence.get("cause") if retention is not None else None
+    if cause == "late":
+        notes.append(Note(K.LATE, _(words.NOTE_LATE)))
+    if cause == "fsrs-overrates" and retention is not None and retention.verdict is Verdict.OK:
+        notes.append(Note(K.OVERRATES, _(words.NOTE_OVERRATES)))
+    off = _own(preset, FindingId.DESIRED_RETENTION)
+    if off is not None and off.verdict is Verdict.SUGGESTION:
+        after = any(s.action is Action.OPTIMIZE for s in steps)
+        desired = fmt.percent(float(off.evidence.get("desired", 0.9)), 0)
+        said = text(words.NOTE_RETENTION_AFTER if after else words.NOTE_RETENTION_OFF, desired=desired)
+        notes.append(Note(K.RETENTION_OFF, said))
+    return notes + _habit_notes(preset, steps)
+
+
+def _own(preset: Preset, finding: FindingId) -> Finding | None:
+    """Return the preset's own finding of this id (not one of its decks')."""
+    return next((f for f in preset.mine if f.id is finding and f.scope.kind is ScopeKind.PRESET), None)
+
+
+def _habit_notes(preset: Preset, steps: list[Step]) -> list[Note]:
+    """Return the note of a misuse the data cannot rule out (none when the plan's first step is the buttons)."""
+    if any(s.action is Action.ANSWER_BUTTONS for s in steps):
+        return []
+    misuse = (FindingId.HARD_MISUSE, FindingId.AGAIN_MISUSE)
+    undecided = {  # judged, and undecided: not merely too few reviews after the answer
+        f.id
+        for f in preset.mine
+        if f.id in misuse and f.verdict is Verdict.NOT_ENOUGH_DATA and ({"after_hard", "after_again"} & set(f.evidence))
+    }
+    if not undecided:
+        return []
+    both = undecided >= {FindingId.HARD_MISUSE, FindingId.AGAIN_MISUSE}
+    said = words.NOTE_CHECK_BOTH if both else words.NOTE_CHECK_HARD if FindingId.HARD_MISUSE in undecided else None
+    return [Note(K.CHECK_HABITS, _(said or words.NOTE_CHECK_AGAIN))]
 
 
 def _steps(ctx: Context, row: Row, preset: Preset, before: list[Step]) -> list[Step]:
@@ -121,12 +163,27 @@ def _steps(ctx: Context, row: Row, preset: Preset, before: list[Step]) -> list[S
     asked = [(t.reason, f) for t in row.triggers for f in preset.asking(t)]
     after = {row.after[s.action]: s for s in before if s.action in row.after}
     if row.each is Each.FINDING:
-        return [_step(ctx, row, preset, [(r, f)], after) for r, f in asked]
+        return [_step(ctx, row, preset, [(r, f)], after) for r, f in _left_one(ctx, row, preset, asked)]
     if row.each is Each.CARDS:
         return _cards_steps(ctx, row, preset, asked)
     if asked or (row.alone and after):
         return [_step(ctx, row, preset, asked, after)]
     return []
+
+
+def _left_one(
+    ctx: Context, row: Row, preset: Preset, asked: list[tuple[Reason, Finding]]
+) -> list[tuple[Reason, Finding]]:
+    """Return the findings a row makes a step of, each deck once — but when every deck of the preset with scored
+    reviews asks (two decks that would each do better alone), the largest keeps the preset: no step for it."""
+    if not row.leave_one or not asked:
+        return asked
+    decks = ctx.scored.deck[ctx.scored.preset == preset.id]
+    ids, counts = np.unique(decks, return_counts=True)
+    if {f.scope.id for _r, f in asked} != set(ids.tolist()):
+        return asked
+    largest = int(ids[np.argmax(counts)])
+    return [(r, f) for r, f in asked if f.scope.id != largest]
 
 
 def _step(
@@ -180,8 +237,30 @@ def _cards_steps(ctx: Context, row: Row, preset: Preset, asked: list[tuple[Reaso
     return [Step(row.action, mine.search, (f.id,), words.cards(int(own.size)), mine, (f,))]
 
 
+def agreeing(findings: list[Finding], plans: list[PresetPlan]) -> list[Finding]:
+    """Return the findings, a passed parameters check of a preset whose plan optimizes after other steps saying why
+    both hold (re-optimizing on the reviews so far would not help; the steps change what the parameters learn from)."""
+    after = {
+        p.preset
+        for p in plans
+        for s in p.steps
+        if s.action is Action.OPTIMIZE and not s.findings  # asked for by the steps before it
+    }
+    return [
+        replace(f, action=_(words.PARAMETERS_AFTER_STEPS))
+        if f.id is FindingId.PARAMETERS
+        and f.verdict is Verdict.OK
+        and f.scope.name in after
+        and f.scope.kind is ScopeKind.PRESET
+        else f
+        for f in findings
+    ]
+
+
 def first_line(plans: list[PresetPlan], reviews: int, needed: int) -> str:
-    """Return the plan's first line when it has no step: nothing to change, or too few reviews."""
+    """Return the plan's first line when it has no step: too few reviews, notes to read, or nothing to change."""
     if reviews < needed:
         return text(words.SCOPE_TOO_FEW, reviews=fmt.count(reviews), needed=fmt.count(needed))
-    return "" if any(p.steps for p in plans) else _(words.SCOPE_NOTHING)
+    if any(p.steps for p in plans):
+        return ""
+    return _(words.SCOPE_NOTES) if any(p.notes for p in plans) else _(words.SCOPE_NOTHING)

@@ -8,8 +8,11 @@ here and an entry there.
 3. ignore-before — which reviews to learn from;
 4. optimize — the parameters; after a split or an ignore date, and after new habits (once their answers have built
    up), there is always one;
-5. desired-retention — judged with the parameters that will be used: after an optimize step, "check again";
-6. review-cards — what remains is the cards themselves (the listed cards of this preset).
+5. review-cards — what remains is the cards themselves (the listed cards of this preset).
+
+The desired retention has no step: on simulated learners no change of it made their next months better (the
+closed loop, tests/loop); FSRS off at the preset's own is a note (plan.py), as is a retention below target that
+re-optimizing would not close, and a misuse of Hard or Again the data cannot rule out (how to check it).
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ class Row:
     each: Each = Each.PRESET
     after: dict[Action, Reason] = field(default_factory=dict)
     alone: bool = False
+    leave_one: bool = False  # one step per finding, but never for every deck of the preset: one keeps it
 
 
 F, R = FindingId, Reason
@@ -81,6 +85,7 @@ ROWS = (
         (Trigger(F.DECKS, R.DECK, scope=ScopeKind.DECK),),
         button=Button.FINDING_OPTIONS,
         each=Each.FINDING,
+        leave_one=True,
     ),
     Row(Action.IGNORE_BEFORE, (Trigger(F.IGNORE_BEFORE, R.OLD_REVIEWS),)),
     Row(
@@ -96,11 +101,6 @@ ROWS = (
             Action.ANSWER_BUTTONS: R.AFTER_HABITS,
         },
         alone=True,
-    ),
-    Row(
-        Action.DESIRED_RETENTION,
-        (Trigger(F.DESIRED_RETENTION, R.UNTRUSTED),),
-        after={Action.OPTIMIZE: R.AFTER_OPTIMIZE},
     ),
     Row(
         Action.REVIEW_CARDS,

@@ -70,6 +70,9 @@ def _below(ctx: Context, part: PresetPart, g: Gap, late: float | None, values: d
     n = part.reviews
     if g.high < 0 and -g.gap >= MIN_EFFECT:  # FSRS predicted more than was recalled
         evidence["cause"] = "fsrs-overrates"
+        if _optimizing_would_not_help(ctx, part):  # said as a fact: no setting closes the gap (the plan's note)
+            said = words.RETENTION_BELOW_FSRS_OFF_KEPT.fill(**values)
+            return Finding.of(FindingId.RETENTION, Verdict.OK, part.scope, said, evidence)
         said = words.RETENTION_BELOW_FSRS_OFF.fill(**values)
         return Finding.of(FindingId.RETENTION, Verdict.SUGGESTION, part.scope, said, evidence, affected=n)
     if late is not None and late >= LATE_SHARE:
@@ -85,6 +88,15 @@ def _below(ctx: Context, part: PresetPart, g: Gap, late: float | None, values: d
     evidence["cause"] = "scheduled"
     said = words.RETENTION_BELOW_AS_PREDICTED.fill(**values)
     return Finding.of(FindingId.RETENTION, Verdict.OK, part.scope, said, evidence)
+
+
+def _optimizing_would_not_help(ctx: Context, part: PresetPart) -> bool:
+    """Return whether the preset's out-of-sample parameters check (found before) says re-optimizing would not help:
+    parameters trained on its earlier reviews did not predict its later ones better."""
+    return any(
+        f.id is FindingId.PARAMETERS and f.scope == part.scope and f.verdict is Verdict.OK and "gain_ci" in f.evidence
+        for f in ctx.found
+    )
 
 
 def _late_share(ctx: Context, part: PresetPart) -> float | None:
