@@ -142,6 +142,7 @@ class DeckOptions:
 
     preset: str
     deck_id: int
+    deck: str = ""  # the deck's name when the action is about that deck (a split), not its preset (not written)
     kind: ClassVar[str] = "deck-options"
 
     def to_dict(self) -> dict[str, object]:
@@ -155,6 +156,7 @@ class Browse:
 
     search: str
     card_ids: tuple[int, ...] = ()  # the cards of a `cid:` search (not written: the search holds them)
+    name: str = ""  # the deck's name of a `did:` search (not written)
     kind: ClassVar[str] = "browse"
 
     @classmethod
@@ -162,8 +164,8 @@ class Browse:
         return cls("cid:" + ",".join(str(c) for c in card_ids), card_ids)
 
     @classmethod
-    def deck(cls, deck_id: int) -> Browse:
-        return cls(f"did:{deck_id}")
+    def deck(cls, deck_id: int, name: str = "") -> Browse:
+        return cls(f"did:{deck_id}", name=name)
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "search": self.search}
@@ -174,11 +176,12 @@ class Evaluate:
     """An evaluation of these cards in the add-on's dialog."""
 
     search: str
+    name: str = ""  # the deck's name of a `did:` search (not written)
     kind: ClassVar[str] = "evaluate"
 
     @classmethod
-    def deck(cls, deck_id: int) -> Evaluate:
-        return cls(f"did:{deck_id}")
+    def deck(cls, deck_id: int, name: str = "") -> Evaluate:
+        return cls(f"did:{deck_id}", name)
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "search": self.search}

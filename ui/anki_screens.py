@@ -16,10 +16,13 @@ from aqt.utils import tooltip
 from ..metrics.explain.lang import N_, _
 from ..metrics.kinds import AnkiAction, Browse, DeckOptions, Evaluate
 
-ACTION_LABELS: dict[type[AnkiAction], str] = {  # the buttons of the actions (translated where shown)
-    DeckOptions: N_("Open Deck Options"),
-    Browse: N_("Show in Browser"),
-    Evaluate: N_("Evaluate this deck"),
+ACTION_LABELS: dict[tuple[type[AnkiAction], str], str] = {  # the buttons, naming what they open (translated there)
+    (DeckOptions, "preset"): N_('Deck Options of "{preset}"'),
+    (DeckOptions, "deck"): N_('Deck Options of deck "{deck}"'),
+    (Browse, "deck"): N_('Show deck "{deck}" in the Browser'),
+    (Browse, "search"): N_("Show in the Browser"),
+    (Evaluate, "deck"): N_('Evaluate deck "{deck}"'),
+    (Evaluate, "search"): N_("Evaluate these cards"),
 }
 
 

@@ -84,6 +84,7 @@ class _Plot:
         right: float = 1.5,
         legend_right: float = 0.0,
         legend_below: float = 0.0,
+        right_text: str = "",
     ):
         font = QFont(painter.font())
         font.setPixelSize(int(max(9.0, min(14.0, min(rect.width() / 46, rect.height() / 26)))))
@@ -91,10 +92,11 @@ class _Plot:
         self.em = float(QFontMetricsF(font).height())
         em = self.em
         left, top, bottom = 4.2 * em, 0.8 * em, 2.9 * em + legend_below
+        margin = max(right * em, QFontMetricsF(font).horizontalAdvance(right_text) + 0.8 * em)  # a word right of it
         self.area = QRectF(
             rect.left() + left,
             rect.top() + top,
-            max(10.0, rect.width() - left - right * em - legend_right),
+            max(10.0, rect.width() - left - margin - legend_right),
             max(10.0, rect.height() - top - bottom),
         )
         self.x0, self.x1 = x_range
@@ -164,7 +166,7 @@ def paint_calibration(
     painter.fillRect(rect, background)
     bins = list(calibration.bins)
     x0 = math.floor(min([b.lower for b in bins] + [0.5]) * 10) / 10 if bins else 0.0
-    plot = _Plot(painter, rect, (x0, 1.0), (0.0, 1.0), right=4.0)
+    plot = _Plot(painter, rect, (x0, 1.0), (0.0, 1.0), right=4.0, right_text=_("reviews"))
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     _calibration_axes(painter, plot, rect, x0, (ink, grid))
     if bins:
@@ -216,9 +218,10 @@ def _review_counts(painter: QPainter, plot: _Plot, bins: list[Any], x0: float, i
         height = area.height() * 0.35 * b.count / top
         painter.fillRect(QRectF(left.x() + 1, area.bottom() - height, right.x() - left.x() - 2, height), hist)
     painter.setPen(QPen(ink, 1))
-    side = QRectF(area.right() + 0.3 * em, area.bottom() - area.height() * 0.35 - em / 2, 3.6 * em, em)
+    room = max(3.6 * em, plot.metrics.horizontalAdvance(_("reviews")) + 0.4 * em)  # the unit whole, in any language
+    side = QRectF(area.right() + 0.3 * em, area.bottom() - area.height() * 0.35 - em / 2, room, em)
     painter.drawText(side, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignAbsolute, fmt.count(top))
-    below = QRectF(area.right() + 0.3 * em, area.bottom() - em, 3.6 * em, em)
+    below = QRectF(area.right() + 0.3 * em, area.bottom() - em, room, em)
     painter.drawText(
         below, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignAbsolute, _("reviews")
     )  # the unit of the count above it

@@ -11,8 +11,10 @@ from aqt.qt import QApplication, QCheckBox, QDialog, QFileDialog, QLabel, QPushB
 
 from ..metrics.errors import EvaluationError
 from ..metrics.explain import formatting as fmt
-from ..metrics.explain.lang import N_, _, current, n_, text
+from ..metrics.explain import headline
+from ..metrics.explain.lang import N_, _, current, text
 from ..metrics.kinds import AnkiAction
+from ..metrics.report.plan_view import plan_view
 from . import operations
 from .export_flow import Exporting
 from .freshness import Freshness
@@ -30,7 +32,7 @@ from .views.results import ResultsView
 from .views.whattodo import WhatToDoView
 
 TITLE = N_("FSRS Calibration")
-HEADLINE = N_("<b>{scope}</b>: {details}<br>{numbers}")  # the add-on's markup; the values are escaped
+DETAILS = N_("<b>{scope}</b>: {details}")  # the Calibration tab's first line; the add-on's markup, values escaped
 __all__ = ["NEXT_TURN_MS", "TITLE", "CalibrationDialog"]
 
 
@@ -226,10 +228,8 @@ class CalibrationDialog(QDialog):
         self.diagnosis = None
 
         def show(_req: operations.Request, result: Any) -> None:
-            self.jobs.ended(_diagnosed(sum(len(p.steps) for p in result.plan), result.reviews))
-            self.diagnosis = result
-            self.whattodo.show_diagnosis(result)
-            self.tabs.setCurrentWidget(self.whattodo)
+            self.jobs.ended(_diagnosed(result.reviews))
+            self.show_diagnosis(result)
 
         diagnose = lambda req, success, failure: operations.diagnose(req, self.history, success, failure)  # noqa: E731
         self.jobs.launch(_("Finding out what to do…"), "diagnosis", diagnose, show, lambda: None)
@@ -268,11 +268,30 @@ class CalibrationDialog(QDialog):
         """Show an engine Evaluation in every view, with a headline naming what produced it."""
         self.evaluation = ev
         self.message = ""
-        set_rich(self.headline, _(HEADLINE), **describe(ev, scope or self.bar.scope_text()))
+        described = describe(ev, scope or self.bar.scope_text())
+        diagnosing = keep_tab  # a diagnosis follows this evaluation
+        o = ev.overall
+        said = headline.before_diagnosis(o.rmse_bins, o.reviews, diagnosing) if o.reviews else described["numbers"]
+        set_rich(self.headline, headline.scope_frame(), scope=described["scope"], sentence=said)
         self.views.show_evaluation(ev)
+        set_rich(self.results.details, _(DETAILS), scope=described["scope"], details=described["details"])
+        self.whattodo.ask_first(not diagnosing)
         if self.diagnosis is None and self.tabs.currentWidget() is self.whattodo and not keep_tab:
             self.tabs.setCurrentWidget(self.results)  # nothing to show there yet: show the numbers
         self._set_results_enabled(True)
+
+    def show_diagnosis(self, dg: Any) -> None:
+        """Show an engine Diagnosis: the learner's headline (agreeing with the plan) and What to do."""
+        self.diagnosis = dg
+        self.whattodo.show_diagnosis(dg)
+        self.tabs.setCurrentWidget(self.whattodo)
+        ev = self.evaluation
+        if ev is None:
+            return
+        o, view = ev.overall, plan_view(dg.plan)
+        too_few = "" if dg.plan else dg.first_line  # no plan: too few reviews for any verdict
+        said = headline.after_diagnosis(o.rmse_bins, o.reviews, view.steps, any(b.notes for b in view.blocks), too_few)
+        set_rich(self.headline, headline.scope_frame(), scope=self.bar.scope_text(), sentence=said)
 
     def act(self, action: AnkiAction) -> None:
         """Carry out a finding's action through Anki's own screens (Deck Options, the Browser) or here."""
@@ -281,9 +300,10 @@ class CalibrationDialog(QDialog):
         carry_out(action, lambda search: self.evaluate_scope("search", search))
 
     def evaluate_scope(self, kind: str, value: str) -> None:
-        """Evaluate another scope: a deck of the Decks tab, the search of a finding's "evaluate" action."""
+        """Evaluate (and diagnose) another scope: a deck of the Decks tab, the search of a finding's "evaluate"
+        action."""
         self.set_scope(kind, value)
-        self.run()
+        self.start()
 
     def copy_results(self) -> None:
         """Put the text report on the clipboard."""
@@ -320,9 +340,6 @@ class CalibrationDialog(QDialog):
         super().done(result)
 
 
-def _diagnosed(steps: int, reviews: int) -> str:
-    """Return the status line after a diagnosis: its steps and the reviews it read."""
-    if steps == 0:
-        return text("Nothing to do, from {reviews} reviews.", reviews=fmt.count(reviews))
-    line = n_("{steps} step, from {reviews} reviews.", "{steps} steps, from {reviews} reviews.", steps)
-    return line.format(steps=fmt.count(steps), reviews=fmt.count(reviews))
+def _diagnosed(reviews: int) -> str:
+    """Return the status line after a diagnosis: the reviews it read (the headline says what to do)."""
+    return text("Found out what to do, from {reviews} reviews.", reviews=fmt.count(reviews))

@@ -10,6 +10,7 @@ from aqt.qt import QStandardPaths
 
 from ..metrics.explain import formatting as fmt
 from ..metrics.explain.lang import N_, _, n_, text
+from ..metrics.explain.names import BINS, VERSIONS, WEIGHTS
 
 
 def save_folder(name: str) -> str:
@@ -25,9 +26,6 @@ SAME_DAY = {
     ("drop",): N_("same-day repeats dropped"),
 }
 SAME_DAY_MIXED = N_("same-day repeats kept for FSRS-5/6, dropped for FSRS-4.5")
-BINS = {"benchmark": N_("benchmark bins"), "wiki": N_("wiki bins")}
-WEIGHTS = {"recency": N_("recency weights"), "uniform": N_("equal weights")}
-VERSIONS = {21: "FSRS-6", 19: "FSRS-5", 17: "FSRS-4.5"}
 
 
 def headline(ev: Any) -> str:

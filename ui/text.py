@@ -9,18 +9,34 @@ modules make labels and tooltips only through these functions (tests/ui/test_tex
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 from aqt.qt import QLabel, QSizePolicy, Qt
 
+from ..metrics.explain.lang import current
+
 TOOLTIP_WIDTH = 420  # px: long tooltips wrap here instead of running across the screen
+RLM = "\u200f"  # right-to-left mark: a paragraph that starts with a Latin word ("FSRS …") still runs right to left
+_RICH_BREAKS = re.compile(r"(<br\s*/?>|<p[^>]*>|<div[^>]*>|<li[^>]*>)", re.IGNORECASE)
+
+
+def directed(text: str, rich: bool = False) -> str:
+    """Return `text` with each paragraph taking the dialog's direction: in a right-to-left language every paragraph
+    (each line of plain text, each <br>, <p>, <div> or <li> of markup) starts with a right-to-left mark, whatever its
+    first word; unchanged otherwise."""
+    if not text or not current().right_to_left:
+        return text
+    if rich:
+        return RLM + _RICH_BREAKS.sub(lambda m: m.group(0) + RLM, text)
+    return "\n".join(RLM + line for line in text.split("\n"))
 
 
 def label(text: str = "", wrap: bool = True, selectable: bool = False, squeeze: bool = False) -> QLabel:
     """Return a plain-text label (`squeeze`: it may get narrower than its text, which then wraps)."""
     out = QLabel()
     out.setTextFormat(Qt.TextFormat.PlainText)
-    out.setText(text)
+    out.setText(directed(text))
     out.setWordWrap(wrap)
     if selectable:
         out.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -32,7 +48,7 @@ def label(text: str = "", wrap: bool = True, selectable: bool = False, squeeze: 
 def set_plain(target: QLabel, text: str) -> None:
     """Show `text` in `target` as it is (a name with angle brackets shows its brackets)."""
     target.setTextFormat(Qt.TextFormat.PlainText)
-    target.setText(text)
+    target.setText(directed(text))
 
 
 def rich(template: str, **values: Any) -> str:
@@ -43,17 +59,18 @@ def rich(template: str, **values: Any) -> str:
 def set_rich(target: QLabel, template: str, **values: Any) -> None:
     """Show the add-on's own markup in `target`, every value escaped (see `rich`)."""
     target.setTextFormat(Qt.TextFormat.RichText)
-    target.setText(rich(template, **values))
+    target.setText(directed(rich(template, **values), rich=True))
 
 
 def set_markup(target: QLabel, markup: str) -> None:
     """Show markup built with `rich` (or escaped by the caller) in `target`."""
     target.setTextFormat(Qt.TextFormat.RichText)
-    target.setText(markup)
+    target.setText(directed(markup, rich=True))
 
 
 def tooltip(text: str) -> str:
     """Return `text` as a tooltip: escaped, wrapping at about TOOLTIP_WIDTH pixels when long."""
+    text = directed(text)
     paragraphs = "".join(f"<p>{html.escape(p, quote=False)}</p>" for p in text.split("\n\n"))
     if len(text) <= 60:
         return f"<qt>{html.escape(text, quote=False)}</qt>"

@@ -6,13 +6,6 @@ from . import formatting as fmt
 from .lang import _, n_
 
 
-def things_to_do(n: int) -> str:
-    """Problems and suggestions: "Nothing to do", "1 thing to do", "6 things to do"."""
-    if n == 0:
-        return _("Nothing to do")
-    return n_("{count} thing to do", "{count} things to do", n).format(count=fmt.count(n))
-
-
 def checks_passed(n: int) -> str:
     """The findings that are fine: "1 check passed", "7 checks passed"."""
     return n_("{count} check passed", "{count} checks passed", n).format(count=fmt.count(n))
@@ -37,5 +30,6 @@ def steps(n: int) -> str:
 
 
 def checks_behind(n: int) -> str:
-    """The findings the plan's steps rest on: "1 check behind the plan", "9 checks behind the plan"."""
-    return n_("{count} check behind the plan", "{count} checks behind the plan", n).format(count=fmt.count(n))
+    """The findings the plan's steps and notes rest on: "1 check that found something", "9 checks that …"."""
+    said = n_("{count} check that found something", "{count} checks that found something", n)
+    return said.format(count=fmt.count(n))

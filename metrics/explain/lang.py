@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -176,13 +177,17 @@ def term(key: str) -> str:
     return _now.terms.get(key) or _(TERMS[key])
 
 
+# A full stop after a word that ends with one already (an abbreviation filled in: "3,2 p.p." + "." = "p.p..").
+_ONE_STOP = re.compile(r"(?<=[^\W\d_]\.)\.(?!\.)")
+
+
 def text(template: str, **values: object) -> str:
     """Return a message translated, then filled with `values` and Anki's words for any TERMS field."""
     translated = _(template)
     if "{" not in translated or not values and not any("{" + key + "}" in translated for key in TERMS):
         return translated
     terms = {key: term(key) for key in TERMS if "{" + key + "}" in translated}
-    return translated.format(**terms, **values)
+    return _ONE_STOP.sub("", translated.format(**terms, **values))
 
 
 class Pseudo(gettext.NullTranslations):

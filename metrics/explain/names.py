@@ -35,3 +35,11 @@ MODEL_DESCRIPTIONS = {
     "avg": N_("Your average recall on the earlier reviews, the same for every card."),
     "moving-avg": N_("Your recent recall (an exponential moving average), the same for every card."),
 }
+
+# The evaluation's choices in words (the dialog's Calibration tab and the plain report say them alike).
+BINS = {"benchmark": N_("benchmark bins"), "wiki": N_("wiki bins")}
+WEIGHTS = {"recency": N_("recency weights"), "uniform": N_("equal weights")}
+# Where a preset's parameters came from, in the report: FSRS's defaults, given (--params), or the preset's own, named
+# by their FSRS version (a key such as "fsrsParams6" is Anki's, not the learner's word).
+SOURCES = {"defaults": N_("defaults"), "given": N_("given")}
+VERSIONS = {21: "FSRS-6", 19: "FSRS-5", 17: "FSRS-4.5"}

@@ -13,13 +13,15 @@ from ..kinds import Action, Reason
 from . import formatting as fmt
 from .lang import N_, _, n_
 
-NOTHING = N_("Nothing to change.")
 PLAN_TITLE = N_("What to do, in this order:")
 FINDINGS_TITLE = N_("The checks behind it:")
 PRESET_HEAD = N_('Preset "{preset}" ({reviews} reviews)')
-PRESET_NOTHING = N_('Preset "{preset}" ({reviews} reviews): Nothing to change.')
 PRESET_HEAD_RICH = N_('Preset <b>"{preset}"</b> ({reviews} reviews)')
-PRESET_NOTHING_RICH = N_('Preset <b>"{preset}"</b> ({reviews} reviews): Nothing to change.')
+PRESETS_HEAD = N_("Presets {presets} ({reviews} reviews)")  # a step or note they share, said once
+PRESETS_HEAD_RICH = N_("Presets <b>{presets}</b> ({reviews} reviews)")
+QUOTED = N_('"{name}"')  # a preset's name in a list of them (Presets "A", "B")
+NOTHING_FOR = N_("Nothing to change for {presets}.")  # the presets that need nothing, in one line
+SAME_SCREEN = N_("{step} (in the same screen)")  # a step whose screen the step before opened
 STEP = N_("{number}. {step} [{because}]")  # a numbered step, the findings behind it in brackets
 WHY = N_("Why?")
 NOTE = N_("Note: {note}")
@@ -30,7 +32,7 @@ WHY_AFTER = N_(
 TIP_DECK_OPTIONS = N_('Anki\'s {deck_options} of preset "{preset}" ({optimize}, {desired_retention} …)')
 TIP_SEARCH = N_("Anki search: {search}")
 SCOPE_NOTHING = N_("Nothing to change: every check that the data can decide is fine.")
-SCOPE_NOTES = N_("No setting to change; the notes below say what the data cannot settle.")
+SCOPE_NOTES = N_("No setting to change; read the notes below.")
 SCOPE_TOO_FEW = N_("Too few reviews for a plan ({reviews} scored; at least {needed} are needed).")
 NOTE_LATE = N_("Recall fell below target because reviews came late: do reviews when they are due.")
 NOTE_OVERRATES = N_(

@@ -15,12 +15,13 @@ from ..explain import formatting as fmt
 from ..explain import plan as plan_words
 from ..explain import where as where_words
 from ..explain.lang import N_, _, text
+from ..explain.names import BINS, SOURCES, VERSIONS, WEIGHTS
 from ..jobs.diagnose import Diagnosis
 from ..jobs.evaluate import Evaluation
 from ..kinds import Scope
 from .advice import comparison_advice
+from .plan_view import plan_view
 
-SOURCES = {"defaults": N_("defaults"), "given": N_("given")}  # where a preset's parameters came from (else a key)
 WHERE_ROWS = (  # a bin of "Where the error is": beyond chance, enough reviews, too few reviews to judge
     N_("{bin} {reviews}  {predicted}  {measured}  [{interval}]  {off_by} *"),
     N_("{bin} {reviews}  {predicted}  {measured}  [{interval}]  {off_by}"),
@@ -60,10 +61,10 @@ def format_report(ev: Evaluation) -> str:
         text("Reviews scored: {reviews} on {cards} cards", reviews=fmt.count(o.reviews), cards=fmt.count(o.cards)),
         text("Log loss:       {log_loss}", log_loss=fmt.log_loss(o.log_loss)),
         text(
-            "RMSE (bins):    {rmse}  ({binning} binning, {weighting} weights)",
+            "RMSE (bins):    {rmse}  ({binning}, {weighting})",
             rmse=fmt.rmse(o.rmse_bins),
-            binning=ev.options.binning,
-            weighting=ev.options.weighting,
+            binning=_(BINS[ev.options.binning]) if ev.options.binning in BINS else fmt.name(ev.options.binning),
+            weighting=_(WEIGHTS["recency" if ev.options.weighting == "recency" else "uniform"]),
         ),
         text("AUC:            {auc}", auc=fmt.auc(o.auc)),
         text(
@@ -93,7 +94,7 @@ def format_report(ev: Evaluation) -> str:
     for p in ev.params:
         values = {
             "preset": fmt.name(p.preset),
-            "source": _(SOURCES[p.source]) if p.source in SOURCES else p.source,
+            "source": _(SOURCES[p.source]) if p.source in SOURCES else VERSIONS.get(p.length, _(SOURCES["given"])),
             "length": fmt.count(p.length),
             "cards": fmt.count(p.cards),
         }
@@ -177,22 +178,30 @@ def _month_lines(ev: Evaluation) -> list[str]:
 
 
 def format_plan(diagnosis: Diagnosis) -> list[str]:
-    """Return the plan as plain-text lines: per preset its numbered steps (the findings behind each in
-    brackets) and notes, or that it needs nothing; the scope's first line when nothing needs doing. The steps,
-    notes and first line are in the language the diagnosis was made in; the rest in the language in use."""
+    """Return the plan as plain-text lines, as the dialog shows it (report/plan_view.py): the steps numbered once
+    across presets (the findings behind each in brackets), a step or note several presets share said once naming
+    them, then the presets that need nothing; the scope's first line when nothing needs doing. The steps, notes and
+    first line are in the language the diagnosis was made in; the rest in the language in use."""
     lines = [_(plan_words.PLAN_TITLE)]
     if diagnosis.first_line:
         lines.append(f"  {diagnosis.first_line}")
-    for p in diagnosis.plan:
-        values = {"preset": fmt.name(p.preset), "reviews": fmt.count(p.reviews)}
-        if not p.steps and not p.notes:
-            lines.append("  " + text(plan_words.PRESET_NOTHING, **values))
-            continue
-        lines.append("  " + text(plan_words.PRESET_HEAD, **values))
-        for n, step in enumerate(p.steps, 1):
-            line = text(plan_words.STEP, number=fmt.count(n), step=step.text, because=", ".join(step.because))
-            lines.append("    " + line)
-        lines += [f"    {note.text}" for note in p.notes]
+    view = plan_view(diagnosis.plan)
+    for block in view.blocks:
+        if block.shared:
+            names = fmt.listed([text(plan_words.QUOTED, name=fmt.name(p)) for p in block.presets])
+            lines.append("  " + text(plan_words.PRESETS_HEAD, presets=names, reviews=fmt.count(block.reviews)))
+        else:
+            values = {"preset": fmt.name(block.presets[0]), "reviews": fmt.count(block.reviews)}
+            lines.append("  " + text(plan_words.PRESET_HEAD, **values))
+        for shown in block.steps:
+            step = shown.step
+            said = text(plan_words.SAME_SCREEN, step=step.text) if shown.same_screen else step.text
+            because = ", ".join(step.because)
+            lines.append("    " + text(plan_words.STEP, number=fmt.count(shown.number), step=said, because=because))
+        lines += [f"    {note.text}" for note in block.notes]
+    if view.nothing:
+        names = fmt.listed([text(plan_words.QUOTED, name=fmt.name(p)) for p in view.nothing])
+        lines.append("  " + text(plan_words.NOTHING_FOR, presets=names))
     return lines
 
 

@@ -92,7 +92,7 @@ def test_odd_characters_in_the_path(mixed_collection, tmp_path, capsys):
 def test_text_report_and_options(mixed_collection, capsys):
     code, out, err = run_main(capsys, "evaluate", mixed_collection["path"], "--binning", "wiki")
     assert code == 0, err
-    assert "Log loss:" in out and "RMSE (bins):" in out and "wiki binning" in out and "Per deck" in out
+    assert "Log loss:" in out and "RMSE (bins):" in out and "wiki bins" in out and "Per deck" in out
     code, out, _ = run_main(
         capsys, "evaluate", mixed_collection["path"], "--params", ",".join(map(str, WEIGHTS17)), "--json"
     )

@@ -235,11 +235,13 @@ def act_on_findings() -> None:
     dialog = find_dialog()
     result["diagnosed"] = dialog.diagnosis is not None
     dialog.tabs.setCurrentWidget(dialog.whattodo)
+    if SHOTS:  # what the learner sees first: the finished page, before anything is unfolded
+        dialog.resize(920, 780)
+        for _ in range(3):
+            QApplication.processEvents()
+        dialog.grab().save(os.path.join(SHOTS, "whattodo.png"))
     first = _first_action_of_each_kind(dialog)
     result["action_kinds"] = sorted(first)
-    if SHOTS:
-        dialog.resize(920, 780)
-        dialog.grab().save(os.path.join(SHOTS, "whattodo.png"))
     if "deck-options" in first:
         result["deck_options"] = _deck_options(*first["deck-options"])
     if "browse" in first:

@@ -148,7 +148,7 @@ def test_a_deck_of_other_material_sharing_a_preset_gets_a_split_step(tmp_path, s
     col = Collection(path)  # its button: Deck Options of that very deck, its preset named
     try:
         deck = col.decks.id_for_name(split[0].target)
-        assert split[0].button == DeckOptions("Usual preset", deck)
+        assert split[0].button == DeckOptions("Usual preset", deck, split[0].target)
         [finding] = split[0].findings
         evaluate = next(a for a in finding.actions if a.kind == "evaluate")
         cards = col.db.list("select id from cards where (case when odid != 0 then odid else did end) = ?", deck)

@@ -48,9 +48,8 @@ def test_problems_then_suggestions_by_reviews_affected(tmp_path):
 
 
 def test_counts_in_words_with_plurals():
-    assert counts.things_to_do(0) == "Nothing to do"
-    assert counts.things_to_do(1) == "1 thing to do"
-    assert counts.things_to_do(6) == "6 things to do"
+    assert counts.checks_behind(1) == "1 check that found something"
+    assert counts.checks_behind(6) == "6 checks that found something"
     assert counts.checks_passed(1) == "1 check passed"
     assert counts.checks_passed(7) == "7 checks passed"
     assert counts.checks_passed(1200) == "1,200 checks passed"

@@ -377,12 +377,16 @@ def test_remembered_options_are_shown(qtbot, col):
     assert plain.bar.options_summary.text() == "all at their defaults"
 
 
-def test_headline_names_scope_parameters_same_day_rule_and_binning(qtbot, col):
+def test_the_calibration_tab_names_scope_parameters_same_day_rule_and_binning(qtbot, col):
+    # The learner's headline says how well FSRS predicts, in plain words; the statistics' details are a click away.
     dialog, _ = make_dialog(qtbot, col)
     dialog.set_scope("preset", "P45")
     run_and_wait(qtbot, dialog)
-    text = dialog.headline.text()
-    assert text.startswith('<b>Preset "P45"</b>: ') and f"{dialog.evaluation.overall.reviews:,} reviews scored" in text
+    reviews = dialog.evaluation.overall.reviews
+    assert dialog.headline.text().startswith('<b>Preset "P45"</b>: FSRS predicts your recall to within about ')
+    assert "RMSE" not in dialog.headline.text() and "log loss" not in dialog.headline.text().lower()
+    text = dialog.results.details.text()
+    assert text.startswith('<b>Preset "P45"</b>: ') and f"{reviews:,} reviews scored" in text
     assert "parameters: P45 (FSRS-4.5)" in text and "same-day repeats dropped" in text
     assert "benchmark bins" in text and "equal weights" in text
 

@@ -11,8 +11,9 @@ from fsrs_calibration.metrics.explain import counts
 from fsrs_calibration.metrics.jobs.evaluate import evaluate
 from fsrs_calibration.metrics.kinds import Evaluate
 from fsrs_calibration.metrics.read.collection import read_collection
-from fsrs_calibration.ui.anki_screens import ACTION_LABELS
+from fsrs_calibration.metrics.report.plan_view import plan_view
 from fsrs_calibration.ui.dialog import CalibrationDialog
+from fsrs_calibration.ui.views.plan_cards import button_text
 from fsrs_calibration.ui.views.whattodo import WhatToDoView
 
 
@@ -43,11 +44,17 @@ def test_opening_evaluates_then_diagnoses_without_a_second_click(qtbot, col):
     acting = [f for f in findings if f.verdict in ("problem", "suggestion")]
     assert acting and dg.plan[0].steps, "the mixed collection has suggestions, and so steps"
     view = dialog.whattodo
-    steps = [s for p in dg.plan for s in p.steps]
-    assert [card.step for card in view.cards] == steps  # the plan's order: presets, then their steps
-    assert [box.steps[0].step for box in view.boxes if box.steps] == [p.steps[0] for p in dg.plan if p.steps]
+    shown = plan_view(dg.plan)
+    steps = [x.step for b in shown.blocks for x in b.steps]
+    assert {id(s) for s in steps} <= {id(s) for p in dg.plan for s in p.steps}  # each shared step once
+    assert [card.step for card in view.cards] == steps  # the order shown: shared habits first, then each preset's
+    numbers = [x.number for b in shown.blocks for x in b.steps]
+    assert numbers == list(range(1, len(steps) + 1))  # numbered once across presets
+    assert counts.steps(len(steps)).split()[0] in dialog.headline.text()  # the count on top is the count shown
     for card in view.cards:
-        assert [b.text() for b in card.buttons] == [ACTION_LABELS[type(a)] for a in card.anki_actions]
+        assert [b.text() for b in card.buttons] == [button_text(a) for a in card.anki_actions]
+        for button, action in zip(card.buttons, card.anki_actions, strict=True):  # each names what it opens
+            assert getattr(action, "preset", "") in button.text() or getattr(action, "deck", "") in button.text()
         for button in card.buttons:  # reachable with Tab, and Enter does not press it by accident
             assert button.focusPolicy() & button.focusPolicy().TabFocus and not button.autoDefault()
         assert card.why.body is None  # the evidence is one click away
@@ -57,7 +64,7 @@ def test_opening_evaluates_then_diagnoses_without_a_second_click(qtbot, col):
     assert view.passed.toggle.text() == counts.checks_passed(passed) and not view.passed.body.isVisible()
     view.passed.toggle.click()
     assert view.passed.body.isVisible()
-    assert counts.steps(len(steps)) in view.counts.text()
+    assert not view.button.isVisible()  # opening diagnosed: one main action, no second button
     view.acting.toggle.click()  # the checks behind the plan, in the engine's ranked order, with their buttons
     assert [c.finding for c in view.acting.cards][: len(acting)] == acting
 

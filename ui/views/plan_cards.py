@@ -12,8 +12,9 @@ from aqt.qt import QFrame, QHBoxLayout, QPushButton, Qt, QToolButton, QVBoxLayou
 from ...metrics.explain import formatting as fmt
 from ...metrics.explain import plan as words
 from ...metrics.explain.findings import FINDING_TITLES
-from ...metrics.explain.lang import _, current, text
-from ...metrics.kinds import AnkiAction, DeckOptions, FindingId
+from ...metrics.explain.lang import _, current, n_, text
+from ...metrics.kinds import AnkiAction, Browse, DeckOptions, FindingId
+from ...metrics.report.plan_view import Block, Numbered
 from ..anki_screens import ACTION_LABELS
 from ..text import label, rich, set_markup, set_plain, tooltip
 from ..turns import on
@@ -52,17 +53,19 @@ class Why(QWidget):
 
 
 class StepCard(QFrame):
-    """One step: its number and sentence, the button that does it in Anki, and Why?."""
+    """One step: its number and sentence, the button that does it in Anki (none when the step before opened the same
+    screen: then it says so), and Why?."""
 
-    def __init__(self, number: int, step: Any, act: Act, findings_html: Callable[[list[Any]], str]) -> None:
+    def __init__(self, shown: Numbered, act: Act, findings_html: Callable[[list[Any]], str]) -> None:
         super().__init__()
-        self.step = step
+        step = self.step = shown.step
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 3, 6, 3)
         sentence = label(selectable=True, squeeze=True)
-        set_markup(sentence, rich(_("<b>{n}.</b> {step}"), n=fmt.count(number), step=step.text))
-        self.anki_actions = [step.button] if step.button else []
+        said = text(words.SAME_SCREEN, step=step.text) if shown.same_screen else step.text
+        set_markup(sentence, rich(_("<b>{n}.</b> {step}"), n=fmt.count(shown.number), step=said))
+        self.anki_actions = [step.button] if step.button and not shown.same_screen else []
         row, self.buttons = action_buttons(self.anki_actions, act)
         row.insertWidget(0, sentence, 1)  # the sentence, then its button and Why? on the same line
         row.setAlignment(sentence, Qt.AlignmentFlag.AlignVCenter)
@@ -96,24 +99,25 @@ def _evidence(step: Any, findings_html: Callable[[list[Any]], str]) -> QWidget:
 
 
 class PresetBox(QFrame):
-    """A preset's plan: its name and reviews, then its steps in order and its notes, or "Nothing to change"."""
+    """A block of the plan: its preset (or the presets that share it) and reviews, then its steps and its notes."""
 
-    def __init__(self, plan: Any, act: Act, findings_html: Callable[[list[Any]], str]) -> None:
+    def __init__(self, block: Block, act: Act, findings_html: Callable[[list[Any]], str]) -> None:
         super().__init__()
         self.setFrameShape(QFrame.Shape.NoFrame)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 4)
         head = label()
-        values = {"preset": fmt.name(plan.preset), "reviews": fmt.count(plan.reviews)}
-        if plan.steps or plan.notes:
-            set_markup(head, rich(_(words.PRESET_HEAD_RICH), **values))
+        if block.shared:
+            names = fmt.listed([text(words.QUOTED, name=fmt.name(p)) for p in block.presets])
+            set_markup(head, rich(_(words.PRESETS_HEAD_RICH), presets=names, reviews=fmt.count(block.reviews)))
         else:
-            set_markup(head, rich(_(words.PRESET_NOTHING_RICH), **values, nothing=_(words.NOTHING)))
+            values = {"preset": fmt.name(block.presets[0]), "reviews": fmt.count(block.reviews)}
+            set_markup(head, rich(_(words.PRESET_HEAD_RICH), **values))
         layout.addWidget(head)
-        self.steps = [StepCard(n, step, act, findings_html) for n, step in enumerate(plan.steps, 1)]
+        self.steps = [StepCard(shown, act, findings_html) for shown in block.steps]
         for card in self.steps:
             layout.addWidget(card)
-        for note in plan.notes:  # under the preset's steps, indented as they are: this preset's
+        for note in block.notes:  # under the block's steps, indented as they are: its own
             line = label(text(words.NOTE, note=note.text))
             slanted = "" if current().right_to_left else "font-style: italic; "  # Arabic, Hebrew: no italics
             line.setStyleSheet(slanted + ("margin-right: 12px" if current().right_to_left else "margin-left: 12px"))
@@ -147,17 +151,34 @@ class FindingCard(QFrame):
 
 
 def action_buttons(actions: list[AnkiAction], act: Act) -> tuple[QHBoxLayout, list[QPushButton]]:
-    """Return a row with one button per action (Tab reaches each; Enter never presses one by accident)."""
+    """Return a row with one button per action, each naming the preset, deck or cards it opens (Tab reaches each;
+    Enter never presses one by accident)."""
     row = QHBoxLayout()
     buttons = []
     for action in actions:
-        button = QPushButton(text(ACTION_LABELS[type(action)]))
+        button = QPushButton(button_text(action))
         button.setAutoDefault(False)
         button.setToolTip(tooltip(action_tip(action)))
         on(button.clicked, _calling(act, action))
         row.addWidget(button)
         buttons.append(button)
     return row, buttons
+
+
+def button_text(action: AnkiAction) -> str:
+    """Return an action's button: what it opens, named ("Deck Options of "Japanese"", "Show 12 cards in the
+    Browser")."""
+    if isinstance(action, DeckOptions):
+        if action.deck:
+            return text(ACTION_LABELS[DeckOptions, "deck"], deck=fmt.name(action.deck))
+        return text(ACTION_LABELS[DeckOptions, "preset"], preset=fmt.name(action.preset))
+    if isinstance(action, Browse) and action.card_ids:
+        count = len(action.card_ids)
+        return n_("Show {count} card in the Browser", "Show {count} cards in the Browser", count).format(
+            count=fmt.count(count)
+        )
+    kind = "deck" if action.name else "search"
+    return text(ACTION_LABELS[type(action), kind], deck=fmt.name(action.name))
 
 
 def action_tip(action: AnkiAction) -> str:

@@ -49,6 +49,8 @@ class ResultsView(View):
         inner = QWidget()
         layout = QVBoxLayout(inner)
         layout.setContentsMargins(4, 4, 4, 4)
+        self.details = label("", selectable=True, squeeze=True)  # what produced the numbers (the dialog fills it)
+        layout.addWidget(self.details)
         row = QHBoxLayout()
         self.labels: dict[str, QLabel] = {}
         for key in ("reviews", "log_loss", "rmse", "auc", "retention"):
@@ -100,6 +102,7 @@ class ResultsView(View):
             t.setItem(r, 4, QTableWidgetItem(fmt.interval(b.ci_low, b.ci_high, "percent")))
 
     def clear(self, text: str) -> None:
+        set_plain(self.details, "")
         for number in self.labels.values():
             set_plain(number, "")
         set_plain(self.verdict, "")

@@ -4,23 +4,27 @@ behind it, folded."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aqt.qt import QHBoxLayout, QPushButton, Qt, QToolButton, QVBoxLayout, QWidget
 
 from ...metrics.explain import counts
 from ...metrics.explain import findings as words
 from ...metrics.explain import formatting as fmt
+from ...metrics.explain import plan as plan_words
 from ...metrics.explain.lang import N_, _, text
-from ...metrics.kinds import AnkiAction, Scope
+from ...metrics.kinds import AnkiAction, FindingId, Scope, Verdict
+from ...metrics.report.plan_view import Block, plan_view
 from ..text import label, rich, set_markup, set_plain, tooltip
 from ..turns import later, on
 from ..widgets import View, scrolling
 from .plan_cards import FindingCard, PresetBox, StepCard
 
+if TYPE_CHECKING:
+    from ...metrics.jobs.diagnose import Diagnosis
+
 CARDS_PER_TURN = 4  # cards added per turn of the event loop
 NEXT_TURN_MS = 1
-HINT = N_("Checks button use, retention, decks, cards and parameters; runs Anki's own health check too.")
 
 HELP = N_(
     "Checks your FSRS set-up: how you use the answer buttons, whether your retention meets its target, decks "
@@ -140,22 +144,22 @@ class WhatToDoView(View):
         self, run_diagnosis: Callable[[], None], act: Callable[[AnkiAction], None], parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
-        self.diagnosis: Any = None
+        self.diagnosis: Diagnosis | None = None
         self.act = act
-        self._waiting: list[Any] = []  # preset plans whose boxes are still to be added
+        self._waiting: list[Block] = []  # blocks of the plan still to be added
         self._running = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         row = QHBoxLayout()
-        self.button = QPushButton(_("Find out what to do"))
+        self.button = QPushButton(_("Find out what to do"))  # shown only when opening does not diagnose
         self.button.setToolTip(tooltip(_(HELP)))
         self.button.setAutoDefault(False)
+        self.button.setVisible(False)
         on(self.button.clicked, run_diagnosis)
-        self.counts = label(_(HINT))
         self.notes = label("")  # presets left out (a newer FSRS): named in a line each
         self.notes.setVisible(False)
         row.addWidget(self.button)
-        row.addWidget(self.counts, 1)
+        row.addStretch(1)
         layout.addLayout(row)
         layout.addWidget(self.notes)
         inner = QWidget()
@@ -166,6 +170,9 @@ class WhatToDoView(View):
         self.list.addWidget(self.first)
         self.boxes: list[PresetBox] = []
         self.cards: list[StepCard] = []  # every step's card, in order
+        self.nothing = label("")  # the presets that need nothing, in one line
+        self.nothing.setVisible(False)
+        self.list.addWidget(self.nothing)
         self.acting, self.passed, self.undecided = CardsFold(act), Fold(), Fold()
         for fold in (self.acting, self.passed, self.undecided):
             fold.setVisible(False)
@@ -173,31 +180,30 @@ class WhatToDoView(View):
         self.list.addStretch(1)
         layout.addWidget(scrolling(inner, 360, 120), 1)
 
-    def show_diagnosis(self, diagnosis: Any) -> None:
-        """Show an engine Diagnosis: its plan, then its findings folded in the engine's order (ranked)."""
+    def ask_first(self, ask: bool) -> None:
+        """Show the button that starts the diagnosis (when opening the dialog does not: auto_diagnose off)."""
+        self.button.setVisible(ask)
+
+    def show_diagnosis(self, diagnosis: Diagnosis) -> None:
+        """Show an engine Diagnosis: its plan as the learner reads it (report/plan_view.py), then its findings folded
+        in the engine's order (ranked)."""
         self.diagnosis = diagnosis
         self._remove_cards()
-        set_plain(self.first, diagnosis.first_line)
-        self.first.setVisible(bool(diagnosis.first_line))
-        self._waiting = list(diagnosis.plan)
+        view = plan_view(diagnosis.plan)
+        set_plain(self.first, diagnosis.first_line if not diagnosis.plan else "")
+        self.first.setVisible(not diagnosis.plan and bool(diagnosis.first_line))
+        self._waiting = list(view.blocks)
         self._add_cards()
+        names = fmt.listed([text(plan_words.QUOTED, name=fmt.name(p)) for p in view.nothing])
+        set_plain(self.nothing, text(plan_words.NOTHING_FOR, presets=names) if view.nothing else "")
+        self.nothing.setVisible(bool(view.nothing))
         findings = diagnosis.findings
-        acting = [f for f in findings if f.verdict in ("problem", "suggestion") or f.id == "since-last"]
-        passed = [f for f in findings if f.verdict == "ok" and f not in acting]
-        undecided = [f for f in findings if f.verdict == "not-enough-data" and f not in acting]
+        acting = [f for f in findings if f.verdict.acting or f.id is FindingId.SINCE_LAST]
+        passed = [f for f in findings if f.verdict is Verdict.OK and f not in acting]
+        undecided = [f for f in findings if f.verdict is Verdict.NOT_ENOUGH_DATA and f not in acting]
         self.acting.fill(counts.checks_behind(len(acting)), acting)
         self.passed.fill(counts.checks_passed(len(passed)), passed)
         self.undecided.fill(counts.not_enough_data(len(undecided)), undecided)
-        steps = sum(len(p.steps) for p in diagnosis.plan)
-        parts = [counts.steps(steps), counts.checks_passed(len(passed))]
-        if undecided:
-            parts.append(counts.not_enough_data(len(undecided)))
-        found = text(
-            "{steps_and_checks}, from {reviews} reviews.",
-            steps_and_checks=" · ".join(parts),
-            reviews=fmt.count(diagnosis.reviews),
-        )
-        set_plain(self.counts, found)
         set_plain(self.notes, "\n".join(diagnosis.notes))
         self.notes.setVisible(bool(diagnosis.notes))
 
@@ -207,14 +213,15 @@ class WhatToDoView(View):
         return bool(self._waiting)
 
     def _add_cards(self) -> None:
-        """Add the next few presets' boxes, and the others in the next turns: 28 cards at once froze Anki's
-        window for 143 ms (bench_dialog, 500k reviews)."""
+        """Add the next few blocks, and the others in the next turns: 28 cards at once froze Anki's window for 143 ms
+        (bench_dialog, 500k reviews)."""
         batch, self._waiting = self._waiting[:CARDS_PER_TURN], self._waiting[CARDS_PER_TURN:]
-        for plan in batch:
-            box = PresetBox(plan, self.act, findings_html)
+        for block in batch:
+            box = PresetBox(block, self.act, findings_html)
             for card in box.steps:
                 card.set_enabled(not self._running)
             self.list.insertWidget(1 + len(self.boxes), box)
+            box.show()  # now: a child added to a shown widget is shown only in a later turn (half-built screenshots)
             self.boxes.append(box)
             self.cards += box.steps
         if self._waiting:
@@ -249,7 +256,7 @@ class WhatToDoView(View):
         for fold in (self.acting, self.passed, self.undecided):
             fold.setVisible(False)
         self.first.setVisible(False)
-        set_plain(self.counts, _(HINT))
+        self.nothing.setVisible(False)
         self.notes.setVisible(False)
 
 

@@ -29,14 +29,14 @@ def _actions(ctx: Context, finding: Finding) -> list[AnkiAction]:
         if scope.id not in ctx.data.deck_names:
             return []
         preset = ctx.preset_name(ctx.data.deck_preset.get(scope.id, 0))
-        return [DeckOptions(preset, scope.id), Evaluate.deck(scope.id)]
+        return [DeckOptions(preset, scope.id, scope.name), Evaluate.deck(scope.id, scope.name)]
     if finding.id is FindingId.DECKS:
         ids = {name: did for did, name in ctx.data.deck_names.items()}
         out: list[AnkiAction] = []
         for deck in finding.evidence.get("decks_off", []):
             did = ids.get(deck["deck"])
             if did is not None:
-                out += [Browse.deck(did), Evaluate.deck(did)]
+                out += [Browse.deck(did, deck["deck"]), Evaluate.deck(did, deck["deck"])]
         return out
     return []
 

@@ -75,7 +75,8 @@ def _judged(ctx: Context, part: PresetPart, win: Window, workers: int) -> Findin
         "train_reviews": int(win.train.size),
     }
     if not dates:
-        said = words.NO_DATE.fill(needed=fmt.count(MIN_TRAIN), split=evidence["split"], train=fmt.count(win.train.size))
+        split = fmt.date(evidence["split"])
+        said = words.NO_DATE.fill(needed=fmt.count(MIN_TRAIN), split=split, train=fmt.count(win.train.size))
         return Finding.of(ID, Verdict.NOT_ENOUGH_DATA, part.scope, said, evidence)
     tested = _tested(ctx, win, dates, workers)
     evidence["interval"] = 1 - ALPHA / len(dates)
@@ -105,11 +106,11 @@ def _finding(
 ) -> Finding:
     c, g = _chosen(tested)
     helps = _helps(g)
-    level = fmt.percent(evidence["interval"])
+    level = fmt.percent(evidence["interval"], 0 if round(evidence["interval"] * 100, 1).is_integer() else 1)
     numbers = _numbers(win, c, g, level)
-    dates = ", ".join(_date(t[0].ms) for t in tested)
+    dates = fmt.listed([fmt.date(_date(t[0].ms)) for t in tested])  # in the language's own way, as every date shown
     shared = {
-        "split": evidence["split"],
+        "split": fmt.date(evidence["split"]),
         "tested": fmt.count(len(tested)),
         "tested_dates": words.tested_dates(len(tested), dates),
         "dates": dates,
@@ -119,8 +120,9 @@ def _finding(
     if helps:
         evidence["cutoff"] = _date(c.ms)
         why_words = words.WHY_CHANGED if c.why == "answers-changed" else words.WHY_QUANTILE
-        why = text(why_words, cutoff=_date(c.ms), split=evidence["split"])
-        said = words.MISLEAD.fill(cutoff=_date(c.ms), why_date=why, **shared)
+        cutoff = fmt.date(_date(c.ms))
+        why = text(why_words, cutoff=cutoff, split=shared["split"])
+        said = words.MISLEAD.fill(cutoff=cutoff, why_date=why, **shared)
         return Finding.of(ID, Verdict.SUGGESTION, part.scope, said, evidence, affected=part.reviews)
     return Finding.of(ID, Verdict.OK, part.scope, words.KEEP.fill(**shared), evidence)
 
@@ -144,7 +146,7 @@ def _numbers(win: Window, c: Cutoff, g: PairedGain, level: str) -> str:
         words.NUMBERS,
         cut=fmt.log_loss(g.after_log_loss),
         all=fmt.log_loss(g.before_log_loss),
-        cutoff=_date(c.ms),
+        cutoff=fmt.date(_date(c.ms)),
         kept=fmt.count(win.kept(c.ms).size),
         train=fmt.count(win.train.size),
         reviews=fmt.count(g.reviews),

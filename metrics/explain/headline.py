@@ -1,0 +1,49 @@
+"""The learner's headline, above the dialog's tabs: how well FSRS knows this learner's memory, in plain words with
+its one number and the reviews behind it, and whether anything below needs doing — agreeing with the plan. The
+statistics behind it (log loss, RMSE (bins), AUC, bins, weights, the same-day rule, the parameters' sources) are on
+the Calibration and Report tabs."""
+
+from __future__ import annotations
+
+from . import formatting as fmt
+from .lang import N_, _, n_, text
+
+FRAME = N_("<b>{scope}</b>: {sentence}")  # the add-on's markup; the values are escaped
+OFF_BY = N_("{number} percentage points")
+HOW_WELL = N_("FSRS predicts your recall to within about {off} on average ({reviews} reviews)")
+WAITING = N_("{how_well}. Finding out what to do…")
+ASK = N_("{how_well}. Press “Find out what to do” for the steps.")
+NOTHING = N_("{how_well}: nothing to change.")
+NOTES = N_("{how_well}: nothing to change in Anki's settings; read the notes below.")
+
+
+def how_well(rmse: float, reviews: int) -> str:
+    """Return the plain-words part: FSRS's typical miss (RMSE (bins)) and the reviews it rests on."""
+    off = text(OFF_BY, number=fmt.local(f"{rmse * 100:.1f}"))
+    return text(HOW_WELL, off=off, reviews=fmt.count(reviews))
+
+
+def before_diagnosis(rmse: float, reviews: int, diagnosing: bool) -> str:
+    """Return the headline of an evaluation whose diagnosis runs now (or waits for its button)."""
+    return text(WAITING if diagnosing else ASK, how_well=how_well(rmse, reviews))
+
+
+def after_diagnosis(rmse: float, reviews: int, steps: int, notes: bool, too_few: str = "") -> str:
+    """Return the headline of a diagnosis: its steps to do (in order), or nothing to change (but the notes), or
+    `too_few` (the diagnosis's own line when its reviews are too few for any verdict)."""
+    if too_few:
+        return too_few
+    said = how_well(rmse, reviews)
+    if steps:
+        do = n_(
+            "{how_well}; do the step below to make FSRS fit you better.",
+            "{how_well}; do the {steps} steps below, in order, to make FSRS fit you better.",
+            steps,
+        )
+        return do.format(how_well=said, steps=fmt.count(steps))
+    return text(NOTES if notes else NOTHING, how_well=said)
+
+
+def scope_frame() -> str:
+    """Return the frame that puts the scope before the sentence (translated)."""
+    return _(FRAME)

@@ -1,0 +1,116 @@
+"""The plan as a learner reads it (the dialog's What to do and the command line's plain text): blocks in the order to
+do them, steps numbered once across presets; a habit step or a note several presets share said once, naming them;
+a step whose screen the step before opened already says so instead of a second button; the presets that need
+nothing in one line. --json keeps the engine's plan per preset (jobs/diagnose/plan.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..kinds import Note
+
+if TYPE_CHECKING:  # no runtime import: the dialog's module loads this before the engine is needed
+    from ..jobs.diagnose.plan import PresetPlan, Step
+
+
+@dataclass(frozen=True)
+class Numbered:
+    """A step as shown: its number across the whole plan, and whether its screen is the one the step before opened
+    (then it has no button of its own)."""
+
+    number: int
+    step: Step
+    same_screen: bool = False
+
+
+@dataclass(frozen=True)
+class Block:
+    """Steps and notes for one preset, or for several that share them (`presets`, in plan order)."""
+
+    presets: tuple[str, ...]
+    reviews: int
+    steps: list[Numbered] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+
+    @property
+    def shared(self) -> bool:
+        return len(self.presets) > 1
+
+
+@dataclass(frozen=True)
+class PlanView:
+    """The blocks in order, the presets with nothing to change, and the count of steps shown."""
+
+    blocks: list[Block]
+    nothing: list[str]
+
+    @property
+    def steps(self) -> int:
+        return sum(len(b.steps) for b in self.blocks)
+
+    @property
+    def first(self) -> Block | None:
+        return next((b for b in self.blocks if b.steps), None)
+
+
+def plan_view(plans: list[PresetPlan]) -> PlanView:
+    """Return the plan as a learner reads it (see the module)."""
+    shared_steps = _shared([(p.preset, s.text) for p in plans for s in p.steps if s.button is None])
+    shared_notes = _shared([(p.preset, n.text) for p in plans for n in p.notes])
+    blocks: list[Block] = []
+    groups: dict[tuple[str, ...], tuple[list[Step], list[Note]]] = {}
+    for p in plans:
+        for s in p.steps:
+            if s.text in shared_steps:
+                groups.setdefault(shared_steps[s.text], ([], []))[0].append(s)
+        for n in p.notes:
+            if n.text in shared_notes:
+                groups.setdefault(shared_notes[n.text], ([], []))[1].append(n)
+    reviews = {p.preset: p.reviews for p in plans}
+    for presets, (steps, notes) in groups.items():
+        once_steps = list({s.text: s for s in steps}.values())
+        once_notes = list({n.text: n for n in notes}.values())
+        total = sum(reviews[name] for name in presets)
+        blocks.append(Block(presets, total, _numbered(once_steps), once_notes))
+    # shared habits first (every later step learns from the answers); notes shared without a step, last
+    first, last = [b for b in blocks if b.steps], [b for b in blocks if not b.steps]
+    own: list[Block] = []
+    nothing = []
+    for p in plans:
+        steps = [s for s in p.steps if s.text not in shared_steps]
+        notes = [n for n in p.notes if n.text not in shared_notes]
+        if steps or notes:
+            own.append(Block((p.preset,), p.reviews, _numbered(steps), notes))
+        elif not any(p.preset in b.presets for b in blocks):
+            nothing.append(p.preset)
+    return PlanView(_renumbered(first + own + last), nothing)
+
+
+def _shared(items: list[tuple[str, str]]) -> dict[str, tuple[str, ...]]:
+    """Return each text several presets share, with those presets (in plan order)."""
+    by_text: dict[str, list[str]] = {}
+    for preset, said in items:
+        if preset not in by_text.setdefault(said, []):
+            by_text[said].append(preset)
+    return {said: tuple(presets) for said, presets in by_text.items() if len(presets) > 1}
+
+
+def _numbered(steps: list[Step]) -> list[Numbered]:
+    """Return the steps, each marked when its screen is the one the step before it opened (numbered later)."""
+    same = [i > 0 and s.button is not None and s.button == steps[i - 1].button for i, s in enumerate(steps)]
+    return [Numbered(0, s, again) for s, again in zip(steps, same, strict=True)]
+
+
+def _renumbered(blocks: list[Block]) -> list[Block]:
+    """Return the blocks with their steps numbered 1, 2, 3 … in the order shown."""
+    n = 0
+    out = []
+    for b in blocks:
+        steps = []
+        for x in b.steps:
+            n += 1
+            steps.append(Numbered(n, x.step, x.same_screen))
+        out.append(Block(b.presets, b.reviews, steps, b.notes))
+    return out
