@@ -10,7 +10,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..bundled import addon_version
 from ..metrics.errors import EvaluationError
@@ -37,6 +37,8 @@ from .copy import opened_copy, put_aside, read_scope
 from .output import OutputError, clean, emit, fail, silence_stdout, to_json
 
 if TYPE_CHECKING:
+    from ..metrics.jobs.compare import Comparison
+    from ..metrics.jobs.diagnose.diagnosis import Diagnosis
     from ..metrics.jobs.evaluate import Evaluation
 
 
@@ -94,7 +96,7 @@ def _prepare_parquet() -> None:
     prepare_parquet()
 
 
-def run_compare(args: argparse.Namespace) -> Any:
+def run_compare(args: argparse.Namespace) -> Comparison:
     """Return the comparison the `compare` subcommand asks for (Anki's optimizer for out-of-sample FSRS)."""
     options = options_from(args, anki_version())
     models = parse_models(args.models)
@@ -112,7 +114,7 @@ def run_compare(args: argparse.Namespace) -> Any:
         return plan_compare(handed, inp, Job(progress=in_words(progress)), lambda d: put_aside(d, col, None, ""))
 
 
-def run_diagnose(args: argparse.Namespace) -> Any:
+def run_diagnose(args: argparse.Namespace) -> Diagnosis:
     """Return the diagnosis of the scope ("What to do"), with Anki's own health check per preset."""
     options = Options(short_term_floor_rating=short_term_floor_rating(anki_version()))  # each card's preset
     progress = progress_printer(args, "…")
@@ -150,7 +152,7 @@ def run_diagnose(args: argparse.Namespace) -> Any:
     return dg
 
 
-def _history(args: argparse.Namespace) -> list[dict[str, Any]]:
+def _history(args: argparse.Namespace) -> list[dict[str, object]]:
     """Return the past diagnoses recorded in --history's file ([] without one)."""
     from ..metrics.read.history_file import read_history
 

@@ -9,15 +9,18 @@ import gc
 import importlib
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, Unpack, cast
 
 from ..metrics.export.scratch import run_folder
 from ..metrics.read.collection_file import copy_collection, is_damage
 from .arguments import UsageError
 
 if TYPE_CHECKING:
+    from anki.collection import Collection
+    from anki.dbproxy import DBProxy  # the copy's database: open while its data is put aside
+
     from ..metrics.read.collection import CollectionData
 
 ENGINE = (
@@ -30,7 +33,15 @@ ENGINE = (
 )
 
 
-def open_collection(path: str) -> Any:
+class Reading(TypedDict, total=False):
+    """What a command reads of the collection besides its scope (read_collection's choices)."""
+
+    with_durations: bool
+    with_intervals: bool
+    all_models: bool
+
+
+def open_collection(path: str) -> Collection:
     """Return an anki Collection opened on `path` (a temporary copy)."""
     from anki.collection import Collection
 
@@ -43,7 +54,9 @@ def open_collection(path: str) -> Any:
 
 
 @contextlib.contextmanager
-def opened_copy(args: argparse.Namespace, before_read: Any = None, **read: Any) -> Iterator[tuple[Any, CollectionData]]:
+def opened_copy(
+    args: argparse.Namespace, before_read: Callable[[], None] | None = None, **read: Unpack[Reading]
+) -> Iterator[tuple[Collection, CollectionData]]:
     """Yield (collection, data of --search/--deck) on a temporary copy in this run's scratch folder, removed afterwards.
 
     `before_read` runs just before the revlog is read (a query that releases the GIL for a while).
@@ -86,20 +99,22 @@ def import_engine() -> None:
 def read_scope(
     args: argparse.Namespace,
     with_durations: bool = False,
-    before_read: Any = None,
+    before_read: Callable[[], None] | None = None,
     with_intervals: bool = False,
     all_models: bool = False,
 ) -> CollectionData:
     """Return the scope of --search/--deck read from a temporary copy of the collection (`with_intervals`: the
     intervals Anki scheduled, for the lateness of each review; `all_models`: the cards of presets on a newer
     FSRS too, for the export)."""
-    read = {"with_durations": with_durations, "with_intervals": with_intervals, "all_models": all_models}
+    read: Reading = {"with_durations": with_durations, "with_intervals": with_intervals, "all_models": all_models}
     with opened_copy(args, before_read, **read) as (_col, data):
         return data
 
 
 @contextlib.contextmanager
-def put_aside(data: Any, col: Any, progress: Any, step: str) -> Iterator[Any]:
+def put_aside(
+    data: CollectionData, col: Collection, progress: Callable[[str], None] | None, step: str
+) -> Iterator[Callable[[], CollectionData]]:
     """Say `step`, write `data` to a file in the run's scratch folder (beside `col`'s copy) and shrink
     SQLite's page cache; yield a call that reads the data back.
 
@@ -122,9 +137,10 @@ def put_aside(data: Any, col: Any, progress: Any, step: str) -> Iterator[Any]:
         ) from None
     del data
     gc.collect()
-    col.db.execute("pragma shrink_memory")  # SQLite's page cache of the read (about 40 MB at 5M reviews)
+    # SQLite's page cache of the read (about 40 MB at 5M reviews)
+    cast("DBProxy", col.db).execute("pragma shrink_memory")
 
-    def load() -> Any:
+    def load() -> CollectionData:
         """Read the data back and remove the file (it is not needed twice: /tmp may be held in memory)."""
         try:
             with open(path, "rb") as f:

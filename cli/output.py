@@ -7,7 +7,7 @@ import json
 import math
 import os
 import sys
-from typing import Any
+from typing import TextIO, overload
 
 from ..metrics.explain import lang
 from .arguments import PROG
@@ -17,7 +17,7 @@ class OutputError(Exception):
     """Standard output cannot be written (a full disk, a device error)."""
 
 
-_OWN: list[Any] = []  # the program's standard output, when the program keeps it for itself (keep_stdout)
+_OWN: list[TextIO] = []  # the program's standard output, when the program keeps it for itself (keep_stdout)
 
 
 def keep_stdout() -> None:
@@ -36,7 +36,7 @@ class _Libraries:
 
     SLOW_CALL = "blocked main thread for "
 
-    def __init__(self, err: Any) -> None:
+    def __init__(self, err: TextIO) -> None:
         self.err = err
         self.skipping = 0  # writes of a slow-call report still to come (print writes its text, then its end)
 
@@ -49,11 +49,11 @@ class _Libraries:
             return int(self.err.write(s))
         return len(s)
 
-    def __getattr__(self, name: str) -> Any:  # flush, fileno, encoding …: standard error's
+    def __getattr__(self, name: str) -> object:  # flush, fileno, encoding …: standard error's
         return getattr(self.err, name)
 
 
-def _stdout() -> Any:
+def _stdout() -> TextIO:
     return _OWN[0] if _OWN else sys.stdout
 
 
@@ -90,18 +90,22 @@ def one_line(text: str) -> str:
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
-def to_json(obj: Any) -> str:
+def to_json(obj: object) -> str:
     return json.dumps(clean(obj), default=_json_default, indent=1)
 
 
-def _json_default(value: Any) -> Any:
+def _json_default(value: object) -> object:
     """Return JSON-ready values for numpy scalars."""
     if hasattr(value, "item"):
         return value.item()
     raise TypeError(type(value).__name__)
 
 
-def clean(obj: Any) -> Any:
+@overload
+def clean(obj: dict[str, object]) -> dict[str, object]: ...
+@overload
+def clean(obj: object) -> object: ...
+def clean(obj: object) -> object:
     """Return obj with NaN replaced by None, so the output is strict JSON."""
     if isinstance(obj, float) and not math.isfinite(obj):
         return None

@@ -2,7 +2,7 @@
 
     python scripts/catalogs.py extract   # metrics/explain/locale/fsrs_calibration.pot from the marked messages
     python scripts/catalogs.py update    # every <language>.po gets the template's new messages, loses the gone
-    python scripts/catalogs.py compile   # <language>/LC_MESSAGES/fsrs_calibration.mo beside them (make does it)
+    python scripts/catalogs.py compile [LANGUAGE ...]  # <language>/LC_MESSAGES/fsrs_calibration.mo (make does it)
     python scripts/catalogs.py check     # every message translated, same fields, the language's plural forms
 
 A message is the string literal inside N_(...), _(...), text(...) (its first argument), n_(...) and Nn_(...) (their
@@ -13,6 +13,7 @@ __init__.py. Only the standard library is used, so that packaging needs nothing 
 from __future__ import annotations
 
 import ast
+import os
 import re
 import struct
 import sys
@@ -207,7 +208,9 @@ def compile_po(path: Path) -> Path:
         table[m.msgid + ("\0" + m.plural if m.plural else "")] = "\0".join(m.strings)
     out = LOCALE / path.stem / "LC_MESSAGES" / f"{DOMAIN}.mo"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(mo_bytes(table))
+    own = out.with_name(f".{out.name}.{os.getpid()}")  # whole or not at all: a reader never sees half a file
+    own.write_bytes(mo_bytes(table))
+    os.replace(own, out)
     return out
 
 
@@ -266,7 +269,8 @@ def main(argv: list[str]) -> int:
             update(language, template)
     elif command == "compile":
         for path in sorted(LOCALE.glob("*.po")):
-            compile_po(path)
+            if not argv[1:] or path.stem in argv[1:]:
+                compile_po(path)
     elif command == "check":
         template = {m.msgid: m for m in read_po(TEMPLATE)[1]}
         found = [p for language in argv[1:] or PLURALS for p in problems(language, template)]

@@ -8,13 +8,16 @@ An action is one of the engine's AnkiAction types (metrics/kinds.py): DeckOption
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 import aqt
 from aqt.utils import tooltip
 
 from ..metrics.explain.lang import N_, _
 from ..metrics.kinds import AnkiAction, Browse, DeckOptions, Evaluate
+
+if TYPE_CHECKING:
+    from aqt.browser import Browser
 
 ACTION_LABELS: dict[tuple[type[AnkiAction], str], str] = {  # the buttons, naming what they open (translated there)
     (DeckOptions, "preset"): N_('Deck Options of "{preset}"'),
@@ -37,7 +40,7 @@ def open_deck_options(deck_id: int) -> None:
     display_options_for_deck_id(DeckId(deck_id))
 
 
-def open_browser(search: str) -> Any:
+def open_browser(search: str) -> Browser:
     """Open Anki's Browser showing the cards that `search` finds; return the Browser."""
     return aqt.dialogs.open("Browser", aqt.mw, search=(search,))
 

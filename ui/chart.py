@@ -7,9 +7,9 @@ One painting routine serves the widget, PNG and SVG export. Colours come from th
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from aqt.qt import (
     QBuffer,
@@ -37,6 +37,11 @@ from ..metrics.explain import formatting as fmt
 from ..metrics.explain.lang import N_, _, text
 from ..metrics.export.safefile import safe_output
 
+if TYPE_CHECKING:
+    from aqt.qt import QPaintDevice
+
+    from ..metrics.score.calibration import Calibration, CalibrationBin
+
 PREDICTED = QColor("#0072B2")  # blue: FSRS's prediction (Okabe-Ito)
 MEASURED = QColor("#E69F00")  # orange: what you actually recalled
 # Okabe & Ito's colour-blind-safe palette without black (which a dark theme would hide): one per model.
@@ -51,6 +56,19 @@ AXIS_TITLES = {  # the x axis of recall by bin of one feature
     "overdue": N_("Days since the previous review, against the interval Anki scheduled"),
 }
 EMPTY = N_("Run an evaluation to see the chart.")
+
+
+class FeatureRow(Protocol):
+    """A bin as `paint_feature` draws it: a FeatureBin of the engine, or a month (views/over_time.py)."""
+
+    @property
+    def count(self) -> int: ...
+
+    @property
+    def mean_predicted(self) -> float: ...
+
+    @property
+    def mean_actual(self) -> float: ...
 
 
 @dataclass(frozen=True)
@@ -159,7 +177,7 @@ def _colors(palette: QPalette) -> tuple[QColor, QColor, QColor]:
 
 
 def paint_calibration(
-    painter: QPainter, rect: QRectF, calibration: Any, palette: QPalette, title: str = ""
+    painter: QPainter, rect: QRectF, calibration: Calibration, palette: QPalette, title: str = ""
 ) -> list[tuple[QPointF, Point]]:
     """Draw the calibration chart of an engine Calibration into rect; return the drawn bin points."""
     ink, grid, background = _colors(palette)
@@ -207,7 +225,7 @@ def _calibration_axes(painter: QPainter, plot: _Plot, rect: QRectF, x0: float, c
     plot.y_title(painter, rect, _("Measured recall"))
 
 
-def _review_counts(painter: QPainter, plot: _Plot, bins: list[Any], x0: float, ink: QColor) -> None:
+def _review_counts(painter: QPainter, plot: _Plot, bins: list[CalibrationBin], x0: float, ink: QColor) -> None:
     """Draw the histogram of review counts per bin, with its scale on the right."""
     area, em = plot.area, plot.em
     top = max(b.count for b in bins)
@@ -227,7 +245,7 @@ def _review_counts(painter: QPainter, plot: _Plot, bins: list[Any], x0: float, i
     )  # the unit of the count above it
 
 
-def _bin_points(painter: QPainter, plot: _Plot, bins: list[Any]) -> list[tuple[QPointF, Point]]:
+def _bin_points(painter: QPainter, plot: _Plot, bins: list[CalibrationBin]) -> list[tuple[QPointF, Point]]:
     """Draw each bin's measured recall with its interval bar; return the points (for tooltips)."""
     drawn: list[tuple[QPointF, Point]] = []
     painter.setPen(QPen(MEASURED, 1.5))
@@ -292,7 +310,7 @@ def _legend(
 
 
 def paint_feature(
-    painter: QPainter, rect: QRectF, rows: list[Any], feature: str, palette: QPalette
+    painter: QPainter, rect: QRectF, rows: Sequence[FeatureRow], feature: str, palette: QPalette
 ) -> list[tuple[QPointF, Point]]:
     """Draw predicted and measured recall per bin of one feature (interval, reviews or lapses)."""
     ink, grid, background = _colors(palette)
@@ -350,7 +368,7 @@ def paint_feature(
 
 
 def paint_overlay(
-    painter: QPainter, rect: QRectF, curves: list[tuple[str, Any]], palette: QPalette
+    painter: QPainter, rect: QRectF, curves: list[tuple[str, Calibration]], palette: QPalette
 ) -> list[tuple[QPointF, Point]]:
     """Draw several models' calibration curves (label, engine Calibration) on one chart, the legend outside it."""
     ink, grid, background = _colors(palette)
@@ -414,7 +432,7 @@ def _tick(feature: str, span: str) -> str:
 
 
 def label_of(row: Any) -> str:
-    """Return a feature bin's range as text."""
+    """Return a feature bin's range as text (a FeatureBin's ends are whole numbers, a month's its name)."""
     from ..metrics.explain.where import bin_label
 
     return bin_label(getattr(row, "feature", ""), row.lowest, row.highest)
@@ -422,6 +440,9 @@ def label_of(row: Any) -> str:
 
 def _clip(v: float) -> float:
     return min(1.0, max(0.0, v))
+
+
+Painting = Callable[[QPainter, QRectF, QPalette], list[tuple[QPointF, Point]]]  # draws a chart, returns its points
 
 
 class ChartWidget(QWidget):
@@ -433,21 +454,21 @@ class ChartWidget(QWidget):
         self.setMouseTracking(True)
         self.setMinimumSize(QSize(220, 140))
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self._painter_fn: Any = None
+        self._painter_fn: Painting | None = None
         self._points: list[tuple[QPointF, Point]] = []
         self.empty_text = _(EMPTY)
 
-    def show_calibration(self, calibration: Any, title: str = "") -> None:
+    def show_calibration(self, calibration: Calibration, title: str = "") -> None:
         """Show the calibration chart of an engine Calibration."""
         self._painter_fn = lambda p, r, pal: paint_calibration(p, r, calibration, pal, title)
         self.update()
 
-    def show_overlay(self, curves: list[tuple[str, Any]]) -> None:
+    def show_overlay(self, curves: list[tuple[str, Calibration]]) -> None:
         """Show several models' calibration curves on one chart."""
         self._painter_fn = lambda p, r, pal: paint_overlay(p, r, curves, pal)
         self.update()
 
-    def show_feature(self, rows: list[Any], feature: str) -> None:
+    def show_feature(self, rows: Sequence[FeatureRow], feature: str) -> None:
         """Show recall by bin of one feature."""
         self._painter_fn = lambda p, r, pal: paint_feature(p, r, rows, feature, pal)
         self.update()
@@ -501,7 +522,7 @@ class ChartWidget(QWidget):
         self._render(image, size.width(), size.height())
         return image
 
-    def _render(self, device: Any, width: float, height: float) -> None:
+    def _render(self, device: QPaintDevice, width: float, height: float) -> None:
         """Paint the current chart onto a paint device (image or SVG generator) of the given size."""
         painter = QPainter(device)
         try:

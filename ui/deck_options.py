@@ -11,11 +11,15 @@ Every text is set as text (textContent), never as HTML: preset names come from t
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from ..metrics.explain import deck_options as words
 from ..metrics.explain import formatting as fmt
 from ..metrics.explain.lang import _, text
+
+if TYPE_CHECKING:
+    from ..metrics.read.kept_file import KeptEntry
 
 MESSAGE = "fsrs_calibration:"  # the section's messages to Python: "fsrs_calibration:open:" + JSON
 
@@ -89,12 +93,12 @@ def section_script(data: dict[str, dict[str, str]], fallback: str) -> str:
     }
 
 
-def _js(value: Any) -> str:
+def _js(value: object) -> str:
     """Return `value` as a JavaScript literal in which no learner's text can read as markup."""
     return json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def preset_lines(kept: dict[str, Any], configs: list[dict[str, Any]]) -> dict[str, dict[str, str]]:
+def preset_lines(kept: Mapping[str, KeptEntry], configs: Iterable[Mapping[str, object]]) -> dict[str, dict[str, str]]:
     """Return, per preset, the section's lines: its kept numbers (or that there are none yet), its last plan,
     and whether it changed since its last diagnosis."""
     from ..metrics.jobs.kept import changed_since
@@ -113,7 +117,7 @@ def preset_lines(kept: dict[str, Any], configs: list[dict[str, Any]]) -> dict[st
     return out
 
 
-def _numbers(entry: dict[str, Any]) -> str:
+def _numbers(entry: KeptEntry) -> str:
     if "log_loss" not in entry:
         return _(words.NO_NUMBERS)
     auc = fmt.auc(entry["auc"]) if isinstance(entry.get("auc"), float) else _(words.NO_AUC)
@@ -127,7 +131,7 @@ def _numbers(entry: dict[str, Any]) -> str:
     )
 
 
-def _plan(entry: dict[str, Any]) -> str:
+def _plan(entry: KeptEntry) -> str:
     if "steps" not in entry:
         return ""
     return words.plan_line(fmt.date(entry.get("diagnosed", "?")), int(entry["steps"]), list(entry.get("actions", [])))

@@ -5,7 +5,7 @@ whose `op` touches no widget or dialog state; results are applied here, on the m
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from aqt.qt import QApplication, QCheckBox, QDialog, QFileDialog, QLabel, QPushButton, QSize, Qt, QTabWidget, QWidget
 
@@ -13,7 +13,7 @@ from ..metrics.errors import EvaluationError
 from ..metrics.explain import formatting as fmt
 from ..metrics.explain import headline
 from ..metrics.explain.lang import N_, _, current, text
-from ..metrics.kinds import AnkiAction
+from ..metrics.kinds import AnkiAction, FindingId
 from ..metrics.report.plan_view import plan_view
 from . import operations
 from .export_flow import Exporting
@@ -22,6 +22,7 @@ from .geometry import fit_to_screen
 from .job_status import JobStatus
 from .jobs import Jobs
 from .layout import build
+from .runner import Runner
 from .scope_bar import ScopeBar
 from .settings import checked
 from .summary import describe, save_folder
@@ -30,6 +31,16 @@ from .turns import NEXT_TURN_MS
 from .views import Views
 from .views.results import ResultsView
 from .views.whattodo import WhatToDoView
+
+if TYPE_CHECKING:
+    from anki.collection import Collection
+    from aqt.qt import QCloseEvent, QShowEvent
+
+    from ..metrics.jobs.compare import Comparison
+    from ..metrics.jobs.diagnose.diagnosis import Diagnosis
+    from ..metrics.jobs.evaluate import Evaluation
+    from ..metrics.jobs.options import Options
+    from ..metrics.read.dataset_layout import Tables
 
 TITLE = N_("FSRS Calibration")
 DETAILS = N_("<b>{scope}</b>: {details}")  # the Calibration tab's first line; the add-on's markup, values escaped
@@ -58,9 +69,9 @@ class CalibrationDialog(QDialog):
     def __init__(
         self,
         parent: QWidget | None,
-        runner: Any,
-        config: Any,  # the add-on's settings as Anki's config editor left them (checked here)
-        save_config: Callable[[dict[str, Any]], None] | None = None,
+        runner: Runner,
+        config: object,  # the add-on's settings as Anki's config editor left them (checked here)
+        save_config: Callable[[dict[str, str | bool]], None] | None = None,
         anki_version: str = "",
         history: str | None = None,
     ) -> None:
@@ -75,16 +86,16 @@ class CalibrationDialog(QDialog):
         self.kept_file: str | None = None  # the file of each preset's numbers, for Deck Options (menu.py)
         self.fresh = Freshness()  # what each result shown was made for, and what changed since
         self.closed = False  # closed by the learner (or with the profile): no job's outcome is shown any more
-        self.evaluation: Any = None
-        self.comparison: Any = None
-        self.diagnosis: Any = None
-        self.export_tables: Any = None
+        self.evaluation: Evaluation | None = None
+        self.comparison: Comparison | None = None
+        self.diagnosis: Diagnosis | None = None
+        self.export_tables: Tables | None = None
         self.message = self.export_summary = ""
         self._fitted = False
         self.jobs = Jobs(self)
         build(self, self)
         self.exporting = Exporting(self)
-        self.bar.fill(runner.collection())
+        self.bar.fill(cast("Collection", runner.collection()))  # opened on an open collection (menu.py)
         self.bar.load(self.config)
         self.tell(problems)
 
@@ -111,7 +122,7 @@ class CalibrationDialog(QDialog):
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
         return QSize(920, 760)
 
-    def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
+    def showEvent(self, event: QShowEvent | None) -> None:  # noqa: N802 (Qt name)
         super().showEvent(event)
         if not self._fitted:
             self._fitted = True
@@ -131,7 +142,7 @@ class CalibrationDialog(QDialog):
         s = self.bar.scope()
         return s.kind, s.value
 
-    def options(self) -> Any:
+    def options(self) -> Options:
         """Return the engine Options of the current choices (imports the engine: numpy)."""
         return operations.options(self.bar.choices(), self.anki_version)
 
@@ -149,8 +160,8 @@ class CalibrationDialog(QDialog):
             self.fresh.answered()
         else:
             self.fresh.changed()
-        if lists and not self.closed and self.runner.collection() is not None:
-            self.bar.fill(self.runner.collection())
+        if lists and not self.closed and (col := self.runner.collection()) is not None:
+            self.bar.fill(col)
         self.refresh()
 
     def refresh(self) -> None:
@@ -184,8 +195,7 @@ class CalibrationDialog(QDialog):
 
     # -- jobs -------------------------------------------------------------------------------
     def start(self) -> None:
-        """What opening the dialog does: evaluate, then (unless the config says not to) diagnose. A job still
-        running (the dialog opened again on another deck) is cancelled first, then this starts."""
+        """On opening: evaluate, then diagnose (unless the config says not to); a running job is cancelled first."""
         if self.running:
             self.jobs.restart = True
             self.cancel()
@@ -193,11 +203,10 @@ class CalibrationDialog(QDialog):
         self.run(then=self.run_diagnosis if self.config["auto_diagnose"] else None)
 
     def run(self, then: Callable[[], None] | None = None) -> None:
-        """Start an evaluation of the current scope and options in the background; then `then` on success (when
-        the scope and options are still those evaluated)."""
+        """Evaluate the current scope and options in the background; on success `then`, if they are still chosen."""
         text = self.bar.scope_text()
 
-        def show(_req: operations.Request, ev: Any) -> None:
+        def show(_req: operations.Request, ev: Evaluation) -> None:
             self.jobs.ended()
             self.show_evaluation(ev, text, keep_tab=then is not None)
             self.refresh()
@@ -210,13 +219,13 @@ class CalibrationDialog(QDialog):
         """Compare the models on the current scope in the background (trains FSRS five times)."""
         self.comparison = None
 
-        def show(_req: operations.Request, cmp: Any) -> None:
+        def show(_req: operations.Request, cmp: Comparison) -> None:
             self.jobs.ended()
             self.show_comparison(cmp)
 
         self.jobs.launch(_("Comparing models…"), "comparison", operations.compare, show, lambda: None)
 
-    def show_comparison(self, cmp: Any) -> None:
+    def show_comparison(self, cmp: Comparison) -> None:
         """Show a comparison in its tab."""
         self.comparison = cmp
         self.views.get("compare").show_comparison(cmp)  # type: ignore[attr-defined]
@@ -227,14 +236,14 @@ class CalibrationDialog(QDialog):
         """Diagnose the current scope in the background (runs Anki's health check per preset: it trains)."""
         self.diagnosis = None
 
-        def show(_req: operations.Request, result: Any) -> None:
+        def show(_req: operations.Request, result: Diagnosis) -> None:
             self.jobs.ended(_diagnosed(result.reviews))
             self.show_diagnosis(result)
 
         diagnose = lambda req, success, failure: operations.diagnose(req, self.history, success, failure)  # noqa: E731
         self.jobs.launch(_("Finding out what to do…"), "diagnosis", diagnose, show, lambda: None)
 
-    def prepare_export(self, then: Callable[[Any], None] | None = None) -> None:
+    def prepare_export(self, then: Callable[[Tables], None] | None = None) -> None:
         """Build the benchmark tables of the current scope in the background; then(tables) on success."""
         self.exporting.prepare(then)
 
@@ -264,7 +273,7 @@ class CalibrationDialog(QDialog):
         self.save_button.setEnabled(enabled)
         self.copy_button.setEnabled(enabled)
 
-    def show_evaluation(self, ev: Any, scope: str | None = None, keep_tab: bool = False) -> None:
+    def show_evaluation(self, ev: Evaluation, scope: str | None = None, keep_tab: bool = False) -> None:
         """Show an engine Evaluation in every view, with a headline naming what produced it."""
         self.evaluation = ev
         self.message = ""
@@ -280,7 +289,7 @@ class CalibrationDialog(QDialog):
             self.tabs.setCurrentWidget(self.results)  # nothing to show there yet: show the numbers
         self._set_results_enabled(True)
 
-    def show_diagnosis(self, dg: Any) -> None:
+    def show_diagnosis(self, dg: Diagnosis) -> None:
         """Show an engine Diagnosis: the learner's headline (agreeing with the plan) and What to do."""
         self.diagnosis = dg
         self.whattodo.show_diagnosis(dg)
@@ -290,7 +299,8 @@ class CalibrationDialog(QDialog):
             return
         o, view = ev.overall, plan_view(dg.plan)
         too_few = "" if dg.plan else dg.first_line  # no plan: too few reviews for any verdict
-        said = headline.after_diagnosis(o.rmse_bins, o.reviews, view.steps, any(b.notes for b in view.blocks), too_few)
+        notes = any(b.notes for b in view.blocks)
+        said = headline.after_diagnosis(o.rmse_bins, o.reviews, view.steps, notes, too_few, _beats(dg))
         set_rich(self.headline, headline.scope_frame(), scope=self.bar.scope_text(), sentence=said)
 
     def act(self, action: AnkiAction) -> None:
@@ -300,8 +310,7 @@ class CalibrationDialog(QDialog):
         carry_out(action, lambda search: self.evaluate_scope("search", search))
 
     def evaluate_scope(self, kind: str, value: str) -> None:
-        """Evaluate (and diagnose) another scope: a deck of the Decks tab, the search of a finding's "evaluate"
-        action."""
+        """Evaluate (and diagnose) another scope: a deck of the Decks tab, or a finding's "evaluate" search."""
         self.set_scope(kind, value)
         self.start()
 
@@ -328,7 +337,7 @@ class CalibrationDialog(QDialog):
             except (OSError, EvaluationError) as err:
                 self.job.say(text("Could not save: {error}", error=err))
 
-    def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt name)
+    def closeEvent(self, event: QCloseEvent | None) -> None:  # noqa: N802 (Qt name)
         self.cancel()
         self.closed = True  # whatever the running job brings back is dropped
         super().closeEvent(event)
@@ -342,4 +351,13 @@ class CalibrationDialog(QDialog):
 
 def _diagnosed(reviews: int) -> str:
     """Return the status line after a diagnosis: the reviews it read (the headline says what to do)."""
-    return text("Found out what to do, from {reviews} reviews.", reviews=fmt.count(reviews))
+    return text("The plan is ready (from {reviews} reviews).", reviews=fmt.count(reviews))
+
+
+def _beats(dg: Diagnosis) -> float | None:
+    """Return the percentage of the FSRS benchmark's learners whose RMSE (bins) the scope's beats (None: unknown)."""
+    from ..metrics.jobs.diagnose.standing import StandingEvidence  # loaded with the diagnosis already
+
+    found = (f.evidence for f in dg.findings if f.id is FindingId.BENCHMARK_STANDING)
+    standing = next((e for e in found if isinstance(e, StandingEvidence)), None)
+    return standing.standing.rmse_beats if standing is not None else None

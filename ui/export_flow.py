@@ -4,7 +4,7 @@ whole (through ui/operations.py, as every job)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from aqt.qt import QFileDialog, QTabWidget
 
@@ -19,6 +19,10 @@ from .text import set_plain
 from .views import Views
 from .views.export import LEAVES, NEVER
 
+if TYPE_CHECKING:
+    from ..metrics.jobs.evaluate import Evaluation
+    from ..metrics.read.dataset_layout import Tables
+
 
 class Host(Protocol):
     """What the export needs of its dialog (dialog.CalibrationDialog)."""
@@ -27,8 +31,8 @@ class Host(Protocol):
     runner: Runner
     views: Views
     tabs: QTabWidget
-    evaluation: Any
-    export_tables: Any
+    evaluation: Evaluation | None
+    export_tables: Tables | None
     export_summary: str
 
     @property
@@ -43,7 +47,7 @@ class Exporting:
     def __init__(self, dialog: Host) -> None:
         self.d = dialog
 
-    def prepare(self, then: Callable[[Any], None] | None = None) -> None:
+    def prepare(self, then: Callable[[Tables], None] | None = None) -> None:
         """Build the benchmark tables of the current scope in the background; then(tables) on success."""
         req = self.d.jobs.start(_("Preparing the export…"))
         if req is None:
@@ -51,7 +55,7 @@ class Exporting:
         self.d.export_tables = None
         scored = self.d.evaluation.overall.reviews if self.d.evaluation is not None and not self.d.stale else None
 
-        def success(tables: Any) -> None:
+        def success(tables: Tables) -> None:
             self.d.export_tables = tables
             rows = tables.rows()
             self.d.export_summary = text(
@@ -72,7 +76,9 @@ class Exporting:
     def save(self, path: str, then: Callable[[str], None] | None = None) -> None:
         """Write the prepared export to `path` in the background (whole or not at all)."""
         tables = self.d.export_tables
-        req = None if tables is None else self.d.jobs.start(_("Writing the export…"), reads_scope=False)
+        if tables is None:
+            return
+        req = self.d.jobs.start(_("Writing the export…"), reads_scope=False)
         if req is None:
             return
         export = self.d.views.get("export")
@@ -106,7 +112,7 @@ class Exporting:
         export = self.d.views.get("export")
         self.d.tabs.setCurrentWidget(export)
 
-        def confirm(_tables: Any) -> None:
+        def confirm(_tables: Tables) -> None:
             from aqt.qt import QMessageBox
 
             holds = export.summary.text()  # type: ignore[attr-defined]

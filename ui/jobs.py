@@ -5,7 +5,7 @@ while the dialog lives and wants it (operations.Request.alive), its result stamp
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from aqt.qt import QPushButton
 
@@ -18,6 +18,11 @@ from .runner import Runner
 from .scope_bar import ScopeBar
 from .turns import NEXT_TURN_MS, alive
 from .views import Views
+
+if TYPE_CHECKING:
+    from ..metrics.read.collection import CollectionData
+
+R = TypeVar("R")  # a job's result
 
 
 class Host(Protocol):
@@ -50,7 +55,7 @@ class Jobs:
 
     def __init__(self, dialog: Host) -> None:
         self.d = dialog
-        self.cache: dict[tuple[str, int], Any] = {}  # one scope's data, kept for the next job
+        self.cache: dict[tuple[str, int] | None, CollectionData] = {}  # one scope's data, kept for the next job
         self.reads = 0  # how many times the revlog was read (tests check the cache)
         self.restart = False  # start() again once the running job has ended
 
@@ -94,7 +99,7 @@ class Jobs:
             self.restart = False
             d.job.later(d.start, NEXT_TURN_MS)
 
-    def keep(self, req: operations.Request, done: operations.Done) -> Any:
+    def keep(self, req: operations.Request, done: operations.Done[R]) -> R:
         """Keep the scope's data the op read (one scope only: the revlog arrays can be large); show its notes."""
         if req.cached is None:
             self.cache = {req.key: done.data}
@@ -106,8 +111,8 @@ class Jobs:
         self,
         text: str,
         kind: str,
-        make: Callable[..., Any],
-        show: Callable[[Any, Any], None],
+        make: operations.Starter[R],
+        show: Callable[[operations.Request, R], None],
         begin: Callable[[], None],
     ) -> None:
         """Start a job of `kind` (made by `make(req, success, failure)`; `begin()` once it starts); `show(req,
@@ -119,7 +124,7 @@ class Jobs:
         begin()
         stamp = d.fresh.stamp(req.scope, d.bar.scope_text(), req.choices)
 
-        def success(done: operations.Done) -> None:
+        def success(done: operations.Done[R]) -> None:
             result = self.keep(req, done)
             d.fresh.keep(kind, stamp)
             show(req, result)

@@ -4,13 +4,34 @@ cannot be read is never replaced; any problem is one plain line for the dialog."
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Protocol
 
 from ..metrics.explain import dialog as words
 
+if TYPE_CHECKING:
+    from ..metrics.jobs.diagnose.plan import PresetPlan
+    from ..metrics.jobs.evaluate import Evaluation
+    from ..metrics.read.collection import CollectionData
+
+
+class Scope(Protocol):
+    """The job's scope (operations.Scope): its kind and value."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def value(self) -> str: ...
+
 
 def keep(
-    path: str | None, scope: Any, collection: str, evaluation: Any = None, data: Any = None, plan: Any = None
+    path: str | None,
+    scope: Scope,
+    collection: str,
+    data: CollectionData,
+    evaluation: Evaluation | None = None,
+    plan: list[PresetPlan] | None = None,
 ) -> list[str]:
     """Add to the file at `path` the numbers of an evaluation (with its data) or the plan of a diagnosis of
     `scope`; return the lines that say what went wrong (none when nothing did, or nothing is kept)."""
@@ -25,7 +46,7 @@ def keep(
     if evaluation is not None:
         if not kept.standard(evaluation):
             return []
-        new = kept.evaluated(evaluation, data)
+        new: Mapping[str, Mapping[str, object]] = kept.evaluated(evaluation, data)
     else:
         new = kept.diagnosed(plan or [], scope.kind, scope.value, data)
     try:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
 
 from aqt.qt import QLocale
 
@@ -45,7 +44,7 @@ def numbers(code: str) -> lang.Numbers:
     return lang.Numbers(locale.decimalPoint() or ".", locale.groupSeparator() or "", digits, dates)
 
 
-def anki_terms(code: str, tr: Any = None) -> dict[str, str]:
+def anki_terms(code: str, tr: object | None = None) -> dict[str, str]:
     """Return Anki's words for our TERMS in its language (none in English: our sentences keep their case)."""
     if lang.base(code) == lang.ENGLISH:
         return {}

@@ -4,7 +4,7 @@ with the job's status, the headline, the tabs (one view each) and the buttons.""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from aqt.qt import QCheckBox, QHBoxLayout, QLabel, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
@@ -24,6 +24,10 @@ from .views.report import ReportView
 from .views.results import ResultsView
 from .views.whattodo import WhatToDoView
 from .views.where import WhereView
+from .widgets import View
+
+if TYPE_CHECKING:
+    from ..metrics.read.dataset_layout import Tables
 
 
 class Host(Protocol):
@@ -52,7 +56,7 @@ class Host(Protocol):
     def act(self, action: AnkiAction) -> None: ...
     def evaluate_scope(self, kind: str, value: str) -> None: ...
     def run_compare(self) -> None: ...
-    def prepare_export(self, then: Callable[[Any], None] | None = None) -> None: ...
+    def prepare_export(self, then: Callable[[Tables], None] | None = None) -> None: ...
     def _set_results_enabled(self, enabled: bool) -> None: ...
     def _save_chart_dialog(self) -> None: ...
     def copy_results(self) -> None: ...
@@ -95,7 +99,7 @@ def build(d: Host, window: QWidget) -> None:
     d._set_results_enabled(False)
 
 
-def _makers(d: Host) -> dict[str, tuple[str, Callable[[], Any]]]:
+def _makers(d: Host) -> dict[str, tuple[str, Callable[[], View]]]:
     return {  # the tabs' titles: English messages, translated where the tabs are added (views.Views)
         "whattodo": (WhatToDoView.title, lambda: WhatToDoView(d.run_diagnosis, d.act)),
         "results": (ResultsView.title, ResultsView),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aqt import gui_hooks, mw
 from aqt.qt import QAction, QMenu
@@ -12,19 +12,29 @@ from ..metrics.explain.lang import N_, _, text
 from .language import apply
 from .turns import alive, later, on
 
+if TYPE_CHECKING:
+    from anki.collection import OpChanges
+    from aqt.qt import QDialog
+
+    from .dialog import CalibrationDialog
+
 MENU_TEXT = N_("FSRS Calibration…")
 EXPORT_TEXT = N_("Export for the FSRS benchmark…")
 DECK_MENU_TEXT = N_("Evaluate FSRS on this deck…")
 TITLE = N_("FSRS Calibration")
 ADDON = __name__.split(".")[0]  # the add-on's folder name (a number when installed from AnkiWeb)
 
-_dialog: Any = None
+_dialog: CalibrationDialog | None = None
 START_AFTER_MS = 30  # from showing a new dialog to starting its evaluation (its first paint comes first)
 _problem: str | None = None
 
 
 def open_dialog(
-    kind: str = "collection", value: str = "", action: str = "evaluate", parent: Any = None, cards: Any = None
+    kind: str = "collection",
+    value: str = "",
+    action: str = "evaluate",
+    parent: QDialog | None = None,
+    cards: list[int] | None = None,
 ) -> None:
     """Open (or raise) the one dialog, scoped as asked (`cards`: card ids, the Browser's selection), and start
     the evaluation (or the export). With `parent`, a window that blocks Anki's others (Deck Options), the
@@ -46,7 +56,9 @@ def open_dialog(
     later(mw, dialog.NEXT_TURN_MS, lambda: _show_dialog(kind, value, action, parent, cards))
 
 
-def _show_dialog(kind: str, value: str, action: str, parent: Any = None, cards: Any = None) -> None:
+def _show_dialog(
+    kind: str, value: str, action: str, parent: QDialog | None = None, cards: list[int] | None = None
+) -> None:
     global _dialog
     if mw.col is None:  # the profile closed between the click and this turn
         return
@@ -81,7 +93,7 @@ def _show_dialog(kind: str, value: str, action: str, parent: Any = None, cards: 
         later(dialog, NEXT_TURN_MS, lambda: _show(dialog, start=True, parent=parent))
 
 
-def _scope(dialog: Any, kind: str, value: str, cards: Any) -> None:
+def _scope(dialog: CalibrationDialog, kind: str, value: str, cards: list[int] | None) -> None:
     if kind == "cards":
         dialog.set_cards(list(cards or []))
     else:
@@ -104,7 +116,7 @@ def user_file(kind: str) -> tuple[str | None, str]:
     return os.path.join(folder, f"{kind}-{name}.json"), ""
 
 
-def _show(dialog: Any, start: bool = False, parent: Any = None) -> None:
+def _show(dialog: CalibrationDialog, start: bool = False, parent: QDialog | None = None) -> None:
     if dialog is _dialog:  # not closed meanwhile
         _owned_by(dialog, parent)
         dialog.show()
@@ -114,7 +126,7 @@ def _show(dialog: Any, start: bool = False, parent: Any = None) -> None:
             later(dialog, START_AFTER_MS, dialog.start)
 
 
-def _owned_by(dialog: Any, owner: Any) -> None:
+def _owned_by(dialog: CalibrationDialog, owner: QDialog | None) -> None:
     """Make the dialog the child of `owner` (a window that blocks Anki's others: Deck Options) while `owner`
     is open, so that it can be used beside it; Anki's main window's otherwise."""
     target = owner if owner is not None and alive(owner) and owner.isVisible() else mw
@@ -125,7 +137,7 @@ def _owned_by(dialog: Any, owner: Any) -> None:
     dialog.setGeometry(geometry)
     if shown:
         dialog.show()
-    if target is not mw:
+    if target is not mw and owner is not None:  # the owner, open
         on(owner.finished, lambda: _owned_by(dialog, None) if alive(dialog) else None)
 
 
@@ -150,14 +162,16 @@ def _close_dialog() -> None:
         _forget()
 
 
-def _deck_menu(menu: QMenu, deck_id: Any) -> None:
-    name = mw.col.decks.name(deck_id)  # the deck's name now (the dialog's lists follow renames)
+def _deck_menu(menu: QMenu, deck_id: int) -> None:
+    from anki.decks import DeckId
+
+    name = mw.col.decks.name(DeckId(deck_id))  # the deck's name now (the dialog's lists follow renames)
     action = QAction(_(DECK_MENU_TEXT), menu)
     on(action.triggered, lambda: open_dialog("deck", name))
     menu.addAction(action)
 
 
-def _operation_did_execute(changes: Any, handler: Any) -> None:
+def _operation_did_execute(changes: OpChanges, handler: object | None) -> None:
     """Anki changed the collection: the dialog's results go out of date, its lists follow decks and presets."""
     if _dialog is None:
         return
@@ -166,7 +180,7 @@ def _operation_did_execute(changes: Any, handler: Any) -> None:
         _dialog.collection_changed(lists=lists)
 
 
-def _answered(*_args: Any) -> None:
+def _answered(*_args: object) -> None:
     if _dialog is not None:
         _dialog.collection_changed(answered=True)
 

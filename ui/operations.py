@@ -17,12 +17,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from aqt.operations import QueryOp
 from aqt.qt import QWidget
 
 from .job_status import Controls
+
+if TYPE_CHECKING:
+    from anki.collection import Collection
+
+    from ..metrics.jobs.compare import Comparison
+    from ..metrics.jobs.diagnose.diagnosis import Diagnosis
+    from ..metrics.jobs.evaluate import Evaluation
+    from ..metrics.jobs.options import Options
+    from ..metrics.read.collection import CollectionData
+    from ..metrics.read.dataset_layout import Tables
+
+T = TypeVar("T")
+R = TypeVar("R")  # a job's result: Evaluation, Comparison or Diagnosis
 
 
 @dataclass(frozen=True)
@@ -33,7 +46,7 @@ class Scope:
     value: str = ""
     cards: tuple[int, ...] = ()  # the "cards" scope's card ids (the Browser's selection)
 
-    def key(self, col: Any) -> tuple[str, int]:
+    def key(self, col: Collection) -> tuple[str, int]:
         """Return the key of this scope's data: read again when the scope or the collection changed."""
         return f"{self.kind}:{self.value}:{hash(self.cards)}", int(col.mod)
 
@@ -47,29 +60,30 @@ class Request:
     controls: Controls
     choices: dict[str, str] = field(default_factory=dict)
     anki_version: str = ""
-    cached: Any = None
-    key: Any = None  # the scope's key when the job started (Scope.key)
+    cached: CollectionData | None = None
+    key: tuple[str, int] | None = None  # the scope's key when the job started (Scope.key)
     alive: Callable[[], bool] = lambda: True  # whether the dialog still wants this job's outcome
     kept: str | None = None  # the add-on's file of each preset's numbers (for Deck Options), or None
 
 
 @dataclass(frozen=True)
-class Done:
+class Done(Generic[R]):
     """An op's result, with the scope's data it read (for the dialog to keep for the next job), and what the
     learner should know about the add-on's own files (one plain line each)."""
 
-    data: Any
-    result: Any
+    data: CollectionData
+    result: R
     notes: tuple[str, ...] = ()
 
 
 Failure = Callable[[Exception], None]
+Starter = Callable[[Request, Callable[[Done[R]], None], Failure], QueryOp[Done[R]]]  # evaluate, compare, diagnose
 
 
-def _query(req: Request, op: Callable[[Any], Any], success: Callable[[Any], None], failure: Failure) -> QueryOp:
+def _query(req: Request, op: Callable[[Collection], T], success: Callable[[T], None], failure: Failure) -> QueryOp[T]:
     """Return the QueryOp of `op`: off Anki's queue of collection ops, its outcome only for a living dialog."""
 
-    def succeeded(result: Any) -> None:
+    def succeeded(result: T) -> None:
         if req.alive():
             success(result)
 
@@ -80,14 +94,14 @@ def _query(req: Request, op: Callable[[Any], Any], success: Callable[[Any], None
     return QueryOp(parent=req.parent, op=op, success=succeeded).failure(failed).without_collection()
 
 
-def options(choices: dict[str, str], anki_version: str) -> Any:
+def options(choices: dict[str, str], anki_version: str) -> Options:
     """Return the engine's Options for the dialog's choices on this Anki."""
     from ..metrics.jobs.options import Options, short_term_floor_rating
 
     return Options(**choices, short_term_floor_rating=short_term_floor_rating(anki_version))
 
 
-def _scope_data(col: Any, req: Request, with_durations: bool = False) -> Any:
+def _scope_data(col: Collection | None, req: Request, with_durations: bool = False) -> CollectionData:
     """Return the scope's data: the one read before, else read now (in the worker). With `with_durations`
     (the export: review data, no predictions) the cards of presets on a newer FSRS are kept."""
     if req.cached is not None and not with_durations:
@@ -138,10 +152,10 @@ def _stop_if_cancelled(req: Request) -> None:
         raise Cancelled()
 
 
-def evaluate(req: Request, success: Callable[[Done], None], failure: Failure) -> QueryOp:
+def evaluate(req: Request, success: Callable[[Done[Evaluation]], None], failure: Failure) -> QueryOp[Done[Evaluation]]:
     """Evaluate FSRS on the scope (numpy and the engine are first imported in the worker: about 0.1 s)."""
 
-    def op(col: Any) -> Done:
+    def op(col: Collection) -> Done[Evaluation]:
         from ..metrics.jobs.evaluate import evaluate as run
         from .kept import keep
 
@@ -154,10 +168,10 @@ def evaluate(req: Request, success: Callable[[Done], None], failure: Failure) ->
     return _query(req, op, success, failure)
 
 
-def compare(req: Request, success: Callable[[Done], None], failure: Failure) -> QueryOp:
+def compare(req: Request, success: Callable[[Done[Comparison]], None], failure: Failure) -> QueryOp[Done[Comparison]]:
     """Compare the models on the scope (trains FSRS five times with Anki's optimizer)."""
 
-    def op(col: Any) -> Done:
+    def op(col: Collection) -> Done[Comparison]:
         from ..metrics.explain.progress import in_words
         from ..metrics.jobs.compare import CompareInput
         from ..metrics.jobs.job import Job
@@ -172,12 +186,14 @@ def compare(req: Request, success: Callable[[Done], None], failure: Failure) -> 
     return _query(req, op, success, failure)
 
 
-def diagnose(req: Request, history: str | None, success: Callable[[Done], None], failure: Failure) -> QueryOp:
+def diagnose(
+    req: Request, history: str | None, success: Callable[[Done[Diagnosis]], None], failure: Failure
+) -> QueryOp[Done[Diagnosis]]:
     """Diagnose the scope (runs Anki's health check per preset, apart: it trains). `history`: the add-on's
     file of past diagnoses of this profile (in its user files, never the collection): the last one of this
     scope is compared with, and this one is added."""
 
-    def op(col: Any) -> Done:
+    def op(col: Collection) -> Done[Diagnosis]:
         from ..metrics.export.scratch import run_folder, sweep
         from ..metrics.jobs.diagnose import diagnose as run
         from ..metrics.jobs.diagnose.snapshot import last_for
@@ -206,17 +222,17 @@ def diagnose(req: Request, history: str | None, success: Callable[[Done], None],
     return _query(req, op, success, failure)
 
 
-def _private_collection(path: str) -> Any:
+def _private_collection(path: str) -> Collection:
     """Open (or create) a collection of the add-on's own, with a backend of its own (not the learner's)."""
     from anki.collection import Collection
 
     return Collection(path)
 
 
-def prepare_export(req: Request, success: Callable[[Any], None], failure: Failure) -> QueryOp:
+def prepare_export(req: Request, success: Callable[[Tables], None], failure: Failure) -> QueryOp[Tables]:
     """Build the benchmark tables of the scope (read again: with the review durations)."""
 
-    def op(col: Any) -> Any:
+    def op(col: Collection) -> Tables:
         from ..metrics.export.dataset import build_tables
 
         data = _scope_data(col, req, with_durations=True)
@@ -225,10 +241,12 @@ def prepare_export(req: Request, success: Callable[[Any], None], failure: Failur
     return _query(req, op, success, failure)
 
 
-def save_export(req: Request, tables: Any, path: str, success: Callable[[str], None], failure: Failure) -> QueryOp:
+def save_export(
+    req: Request, tables: Tables, path: str, success: Callable[[str], None], failure: Failure
+) -> QueryOp[str]:
     """Write the prepared tables to `path` (whole or not at all; never over the collection)."""
 
-    def op(col: Any) -> str:
+    def op(col: Collection) -> str:
         from ..bundled import addon_version
         from ..metrics.export.dataset import write_zip
 
@@ -240,7 +258,7 @@ def save_export(req: Request, tables: Any, path: str, success: Callable[[str], N
     return _query(req, op, success, failure)
 
 
-def _past(history: str | None) -> tuple[list[dict[str, Any]] | None, list[str]]:
+def _past(history: str | None) -> tuple[list[dict[str, object]] | None, list[str]]:
     """Return the past diagnoses (None without a file, or when it cannot be read: then it is left alone) and
     the line that says why it could not be read."""
     from ..metrics.explain import dialog as words
@@ -255,7 +273,7 @@ def _past(history: str | None) -> tuple[list[dict[str, Any]] | None, list[str]]:
         return None, [text(words.HISTORY_UNREADABLE, why=err.why, path=err.path)]
 
 
-def _record(history: str | None, past: list[dict[str, Any]] | None, result: Any, collection: str) -> list[str]:
+def _record(history: str | None, past: list[dict[str, object]] | None, result: Diagnosis, collection: str) -> list[str]:
     """Add this diagnosis to the history file (a file that could not be read is never replaced); return the
     line that says why it could not be written, if so."""
     from ..metrics.errors import EvaluationError

@@ -5,7 +5,7 @@ Anki's own hooks only; no code of Anki's is patched."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aqt import gui_hooks, mw
 from aqt.qt import QAction, QDialogButtonBox, QMenu
@@ -15,7 +15,12 @@ from ..metrics.explain.lang import _
 from .menu import open_dialog, user_file
 from .turns import alive, on
 
-_deck_options: list[Any] = []  # the Deck Options windows given the section (the newest last)
+if TYPE_CHECKING:
+    from aqt.browser import Browser
+    from aqt.deckoptions import DeckOptionsDialog
+    from aqt.stats import NewDeckStats
+
+_deck_options: list[DeckOptionsDialog] = []  # the Deck Options windows given the section (the newest last)
 
 
 def register() -> None:
@@ -27,7 +32,7 @@ def register() -> None:
     gui_hooks.stats_dialog_will_show.append(_statistics)
 
 
-def _deck_options_loaded(options: Any) -> None:
+def _deck_options_loaded(options: DeckOptionsDialog) -> None:
     """Add the section to Deck Options: the kept numbers of every preset, the page shows the current one's."""
     from ..metrics.read.kept_file import KeptUnreadable, read_kept
     from .deck_options import preset_lines, section_script
@@ -43,7 +48,7 @@ def _deck_options_loaded(options: Any) -> None:
     _deck_options.append(options)
 
 
-def _js_message(handled: tuple[bool, Any], message: str, context: Any) -> tuple[bool, Any]:
+def _js_message(handled: tuple[bool, object], message: str, context: object) -> tuple[bool, object]:
     """Carry out the Deck Options section's buttons: the dialog on that preset, or the check of whether the
     preset's change helped (on the scope of its last diagnosis), usable while Deck Options is open."""
     import json
@@ -79,24 +84,24 @@ def _kept_scope(preset: str) -> tuple[str, str]:
     return (scope[0], scope[1]) if scope else ("preset", preset)
 
 
-def _browser_menus(browser: Any) -> None:
+def _browser_menus(browser: Browser) -> None:
     menu = getattr(browser.form, "menu_Cards", None)
     if menu is not None:
         _add_browser_action(browser, menu)
 
 
-def _browser_context_menu(browser: Any, menu: QMenu) -> None:
+def _browser_context_menu(browser: Browser, menu: QMenu) -> None:
     _add_browser_action(browser, menu)
 
 
-def _add_browser_action(browser: Any, menu: QMenu) -> None:
+def _add_browser_action(browser: Browser, menu: QMenu) -> None:
     action = QAction(_(words.BROWSER_ACTION), menu)
     on(action.triggered, lambda: _evaluate_selected(browser))
     menu.addSeparator()
     menu.addAction(action)
 
 
-def _evaluate_selected(browser: Any) -> None:
+def _evaluate_selected(browser: Browser) -> None:
     """Evaluate exactly the selected cards (a note-mode selection: the notes' cards), by their ids."""
     table = browser.table
     notes = getattr(table, "is_notes_mode", lambda: False)()
@@ -105,7 +110,7 @@ def _evaluate_selected(browser: Any) -> None:
         open_dialog("cards", cards=[int(c) for c in ids])
 
 
-def _statistics(stats: Any) -> None:
+def _statistics(stats: NewDeckStats) -> None:
     """A button beside Statistics' own: the dialog on the deck its deck chooser shows (with subdecks)."""
     box = getattr(getattr(stats, "form", None), "buttonBox", None)
     if box is None:
@@ -121,7 +126,7 @@ STATS_SEARCH_JS = "(function(){var e=document.getElementById('statisticsSearchTe
 """The search the statistics show: the page's search box, whose id Anki keeps as an external API."""
 
 
-def _statistics_scope(stats: Any) -> None:
+def _statistics_scope(stats: NewDeckStats) -> None:
     """Open the dialog on what the statistics show: read the page's search, then scope by it."""
     web = getattr(getattr(stats, "form", None), "web", None)
     if web is None:
@@ -130,7 +135,7 @@ def _statistics_scope(stats: Any) -> None:
     web.evalWithCallback(STATS_SEARCH_JS, lambda search: _open_statistics_scope(stats, search))
 
 
-def _open_statistics_scope(stats: Any, search: Any) -> None:
+def _open_statistics_scope(stats: NewDeckStats, search: object) -> None:
     """The page's "deck:current" (its Deck choice) is the deck its deck chooser shows, with subdecks; an
     empty search (its Collection choice) the collection; any other search that search."""
     if isinstance(search, str) and search.strip() not in ("", "deck:current"):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 from aqt.qt import (
     QComboBox,
@@ -23,7 +23,10 @@ from ..metrics.explain.lang import N_, _, text
 from .operations import Scope
 from .text import label, rich, set_markup, set_plain
 from .turns import on
-from .widgets import combo
+from .widgets import combo, fold_arrow
+
+if TYPE_CHECKING:
+    from anki.collection import Collection
 
 SCOPES = [
     ("collection", N_("Whole collection")),
@@ -51,7 +54,7 @@ DEFAULTS = {"params": "preset", "binning": "benchmark", "weighting": "uniform", 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1  # a deck's or preset's id beside its name (the item's data)
 
 
-def select(box: QComboBox, key: Any) -> bool:
+def select(box: QComboBox, key: object) -> bool:
     """Select the item whose data is `key`; return whether there was one (else the selection stays)."""
     i = box.findData(key)
     if i >= 0:
@@ -64,7 +67,7 @@ def translated(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [(key, _(message)) for key, message in items]
 
 
-def _selected_id(box: QComboBox) -> Any:
+def _selected_id(box: QComboBox) -> int | None:
     return box.itemData(box.currentIndex(), ID_ROLE) if box.currentIndex() >= 0 else None
 
 
@@ -112,7 +115,7 @@ class ScopeBar(QWidget):
         self.options_toggle.setText(_("Options"))
         self.options_toggle.setCheckable(True)
         self.options_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.options_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.options_toggle.setArrowType(fold_arrow(False))
         self.options_toggle.toggled.connect(self._toggle_options)  # toggled(bool): the state it wants
         self.options_summary = label("", squeeze=True)
         row.addWidget(self.options_toggle)
@@ -136,9 +139,9 @@ class ScopeBar(QWidget):
 
     def _toggle_options(self, shown: bool) -> None:
         self.options_panel.setVisible(shown)
-        self.options_toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        self.options_toggle.setArrowType(fold_arrow(shown))
 
-    def fill(self, col: Any) -> None:
+    def fill(self, col: Collection) -> None:
         """List the collection's decks (as a tree) and presets as they are now. The deck or preset selected
         stays selected by its id (under its new name after a rename); one that no longer exists is said."""
         was_loading, self.loading = self.loading, True
@@ -166,12 +169,12 @@ class ScopeBar(QWidget):
             box.addItem(shown, name)
             box.setItemData(box.count() - 1, ident, ID_ROLE)
 
-    def load(self, config: dict[str, Any]) -> None:
-        """Select the saved choices (remembered from last time when the config holds any)."""
+    def load(self, config: Mapping[str, str | bool]) -> None:
+        """Select the saved choices (remembered from last time when the config holds any; checked: settings.py)."""
         self.loading = True
         for key, box in self.option_boxes.items():
             select(box, config.get(key, DEFAULTS[key]))
-        self.set_scope(config.get("scope", "collection"), config.get("scope_value", ""))
+        self.set_scope(str(config.get("scope", "collection")), str(config.get("scope_value", "")))
         if self.gone and config.get("scope") in ("deck", "preset"):
             self.set_scope("collection")  # a remembered deck that is gone: no message at opening
         self.remembered = True  # the options shown are the saved ones until one is changed

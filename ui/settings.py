@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from ..metrics.explain import dialog as words
 from ..metrics.explain.lang import _, text
@@ -25,7 +24,7 @@ class Choice:
     def default(self) -> str:
         return self.allowed[0]
 
-    def check(self, key: str, value: Any) -> tuple[Any, str]:
+    def check(self, key: str, value: object) -> tuple[str, str]:
         if isinstance(value, str) and value in self.allowed:
             return value, ""
         allowed = ", ".join(f'"{a}"' for a in self.allowed)
@@ -40,7 +39,7 @@ class Flag:
 
     default: bool
 
-    def check(self, key: str, value: Any) -> tuple[Any, str]:
+    def check(self, key: str, value: object) -> tuple[bool, str]:
         if isinstance(value, bool):
             return value, ""
         return self.default, text(
@@ -54,7 +53,7 @@ class Text:
 
     default: str = ""
 
-    def check(self, key: str, value: Any) -> tuple[Any, str]:
+    def check(self, key: str, value: object) -> tuple[str, str]:
         if isinstance(value, str) and len(value) <= MAX_TEXT and "\x00" not in value:
             return value, ""
         return self.default, text(words.SETTING_NOT_TEXT, key=key, value=_shown(value), default=self.default)
@@ -72,12 +71,12 @@ SETTINGS: dict[str, Choice | Flag | Text] = {
 }
 
 
-def defaults() -> dict[str, Any]:
+def defaults() -> dict[str, str | bool]:
     """Return every setting at its default."""
     return {key: kind.default for key, kind in SETTINGS.items()}
 
 
-def checked(config: Any) -> tuple[dict[str, Any], list[str]]:
+def checked(config: object) -> tuple[dict[str, str | bool], list[str]]:
     """Return (the settings with every bad or missing value at its default, one line per bad value)."""
     if config is None:
         return defaults(), []
@@ -100,7 +99,7 @@ def checked(config: Any) -> tuple[dict[str, Any], list[str]]:
     return out, problems
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     """Return `value` as JSON, cut short (a setting's bad value, quoted in a message)."""
     try:
         text = json.dumps(value, ensure_ascii=False)

@@ -4,13 +4,16 @@ dialogs open."""
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aqt.qt import QStandardPaths
 
 from ..metrics.explain import formatting as fmt
 from ..metrics.explain.lang import N_, _, n_, text
 from ..metrics.explain.names import BINS, VERSIONS, WEIGHTS
+
+if TYPE_CHECKING:
+    from ..metrics.jobs.evaluate import Evaluation, ParamSource
 
 
 def save_folder(name: str) -> str:
@@ -21,14 +24,14 @@ def save_folder(name: str) -> str:
     return os.path.join(folder, name)
 
 
-SAME_DAY = {
+SAME_DAY: dict[tuple[str, ...], str] = {
     ("keep",): N_("same-day repeats kept"),
     ("drop",): N_("same-day repeats dropped"),
 }
 SAME_DAY_MIXED = N_("same-day repeats kept for FSRS-5/6, dropped for FSRS-4.5")
 
 
-def headline(ev: Any) -> str:
+def headline(ev: Evaluation) -> str:
     """Return the plain-words summary of an evaluation."""
     o = ev.overall
     auc = _("AUC n/a (only one kind of answer)") if o.auc is None else text("AUC {auc}", auc=fmt.auc(o.auc))
@@ -45,7 +48,7 @@ def headline(ev: Any) -> str:
     )
 
 
-def _parameters(p: Any) -> str:
+def _parameters(p: ParamSource) -> str:
     """Return where a preset's parameters came from, in words ("Japanese (FSRS-6)", "FSRS-6 defaults")."""
     if p.source == "defaults":
         return text("{preset} (FSRS-6 defaults)", preset=fmt.name(p.preset)) if p.preset else _("FSRS-6 defaults")
@@ -59,7 +62,7 @@ def _parameters(p: Any) -> str:
     return text("{preset} ({version})", preset=fmt.name(p.preset), version=version)
 
 
-def describe(ev: Any, scope: str) -> dict[str, str]:
+def describe(ev: Evaluation, scope: str) -> dict[str, str]:
     """Return what produced the numbers, as plain texts for the headline's template: `scope`; `details`, the
     reviews scored, parameters, same-day rule, binning and weighting; `numbers`, the plain-words summary."""
     rules = tuple(sorted({p.same_day for p in ev.params}))

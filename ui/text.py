@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
 
 from aqt.qt import QLabel, QSizePolicy, Qt
 
@@ -51,12 +50,12 @@ def set_plain(target: QLabel, text: str) -> None:
     target.setText(directed(text))
 
 
-def rich(template: str, **values: Any) -> str:
+def rich(template: str, **values: object) -> str:
     """Return `template` (the add-on's own markup) with each {name} replaced by its value, escaped."""
     return template.format(**{k: html.escape(str(v), quote=False) for k, v in values.items()})
 
 
-def set_rich(target: QLabel, template: str, **values: Any) -> None:
+def set_rich(target: QLabel, template: str, **values: object) -> None:
     """Show the add-on's own markup in `target`, every value escaped (see `rich`)."""
     target.setTextFormat(Qt.TextFormat.RichText)
     target.setText(directed(rich(template, **values), rich=True))

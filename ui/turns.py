@@ -12,9 +12,12 @@ receives them in its first one (`run(then=None)` got `then=False`: "'bool' objec
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aqt.qt import QObject, QTimer, sip
+
+if TYPE_CHECKING:
+    from aqt.qt import pyqtBoundSignal
 
 # A timer, not a zero-delay call: Qt runs zero-delay calls in the same pass as other posted events,
 # so the event loop would get no turn between two steps (and the window none to repaint).
@@ -40,6 +43,6 @@ def later(owner: QObject, ms: int, call: Callable[[], None]) -> None:
     QTimer.singleShot(ms, fire)
 
 
-def on(signal: Any, call: Callable[[], object]) -> None:
+def on(signal: pyqtBoundSignal, call: Callable[[], object]) -> None:
     """Connect `signal` to `call`, dropping whatever arguments the signal carries."""
     signal.connect(lambda *_args: call())

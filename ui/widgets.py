@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aqt.qt import (
     QAbstractItemView,
@@ -19,6 +19,9 @@ from aqt.qt import (
 )
 
 from .text import tooltip
+
+if TYPE_CHECKING:
+    from ..metrics.jobs.evaluate import Evaluation
 
 
 class NumberItem(QTableWidgetItem):
@@ -98,7 +101,7 @@ class View(QWidget):
         self._fade.setOpacity(1.0)
         self.setGraphicsEffect(self._fade)
 
-    def show_evaluation(self, ev: Any) -> None:
+    def show_evaluation(self, ev: Evaluation) -> None:
         """Show an engine Evaluation (views that do not use it ignore it)."""
 
     def clear(self, text: str) -> None:
@@ -127,3 +130,13 @@ def page(view: View, inner: QWidget, min_width: int = 520, min_height: int = 300
     layout = QVBoxLayout(view)
     layout.setContentsMargins(0, 0, 0, 0)
     layout.addWidget(scrolling(inner, min_width, min_height))
+
+
+def fold_arrow(shown: bool) -> Qt.ArrowType:
+    """Return the arrow of a fold: down when open; closed, it points the way the text runs (left in Arabic and
+    Hebrew)."""
+    from ..metrics.explain.lang import current
+
+    if shown:
+        return Qt.ArrowType.DownArrow
+    return Qt.ArrowType.LeftArrow if current().right_to_left else Qt.ArrowType.RightArrow

@@ -31,5 +31,5 @@ def steps(n: int) -> str:
 
 def checks_behind(n: int) -> str:
     """The findings the plan's steps and notes rest on: "1 check that found something", "9 checks that …"."""
-    said = n_("{count} check that found something", "{count} checks that found something", n)
+    said = n_("The {count} check behind the steps and notes", "The {count} checks behind the steps and notes", n)
     return said.format(count=fmt.count(n))

@@ -20,7 +20,7 @@ from .lang import N_
 NA = N_("n/a")
 PERCENT = N_("{number}%")  # the place of the percent sign ("{number} %" in German and French)
 POINTS = N_("{number} pp")  # percentage points
-LTR_ISOLATE, FIRST_STRONG_ISOLATE, POP_ISOLATE = "\u2066", "\u2068", "\u2069"
+LTR_ISOLATE, RTL_ISOLATE, FIRST_STRONG_ISOLATE, POP_ISOLATE = "\u2066", "\u2067", "\u2068", "\u2069"
 
 
 def local(english: str) -> str:
@@ -38,8 +38,19 @@ def name(text: str) -> str:
     """Return a name from the learner (a deck, a preset, a search) isolated, so that it keeps its own direction
     inside a sentence of the other direction; as it is when neither is right to left."""
     if lang.current().right_to_left or any("\u0590" <= c <= "\u08ff" for c in text):
-        return FIRST_STRONG_ISOLATE + text + POP_ISOLATE
+        return _isolate_of(text) + text + POP_ISOLATE
     return text
+
+
+def _isolate_of(text: str) -> str:
+    """Return the isolate of a name's own direction, from its first strong letter (a first-strong isolate, decided
+    here: Qt's rich text let the closing bracket of "Medicine (FSRS-4.5)" jump to the front under FSI)."""
+    for c in text:
+        if "\u0590" <= c <= "\u08ff" or "\ufb1d" <= c <= "\ufdff" or "\ufe70" <= c <= "\ufeff":
+            return RTL_ISOLATE
+        if c.isalpha():
+            return LTR_ISOLATE
+    return FIRST_STRONG_ISOLATE
 
 
 def date(iso: str) -> str:
@@ -50,6 +61,33 @@ def date(iso: str) -> str:
     year, month, day = parts
     fields = {"yyyy": year, "yy": year[-2:], "MM": month, "M": str(int(month)), "dd": day, "d": str(int(day))}
     out = re.sub("yyyy|yy|MM|M|dd|d", lambda m: fields[m.group(0)], lang.current().numbers.dates)
+    return ltr(out.translate(str.maketrans("0123456789", lang.current().numbers.digits)))
+
+
+def sentences(parts: list[str]) -> str:
+    """Return whole sentences one after the other: a space between them, none after a full-width stop (。！？)."""
+    out = ""
+    for part in parts:
+        out += part if not out or out.endswith(("。", "！", "？", "\n")) else " " + part
+    return out
+
+
+def month(iso: str) -> str:
+    """Return a calendar month given as "2025-02" in the language's order and digits ("02.2025", "2025/02", "2/25"):
+    the language's date pattern without its day (and the separator beside it); anything else as it is."""
+    parts = iso.split("-") if isinstance(iso, str) else []
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        return iso
+    pieces = re.findall(r"y+|M+|d+|[^yMd]+", lang.current().numbers.dates)
+    if any(p.startswith("d") for p in pieces):
+        at = next(i for i, p in enumerate(pieces) if p.startswith("d"))
+        unit = at + 1 < len(pieces) and any(c.isalpha() for c in pieces[at + 1])  # "d日": the day's own unit
+        gone = {at, at + 1} if at == 0 or unit else {at - 1, at}  # the day and one separator beside it
+        pieces = [p for i, p in enumerate(pieces) if i not in gone]
+    pattern = "".join(pieces).strip() or "yyyy-MM"
+    year, number = parts
+    fields = {"yyyy": year, "yy": year[-2:], "MM": number, "M": str(int(number))}
+    out = re.sub("yyyy|yy|MM|M", lambda m: fields[m.group(0)], pattern)
     return ltr(out.translate(str.maketrans("0123456789", lang.current().numbers.digits)))
 
 

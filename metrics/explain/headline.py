@@ -11,16 +11,23 @@ from .lang import N_, _, n_, text
 FRAME = N_("<b>{scope}</b>: {sentence}")  # the add-on's markup; the values are escaped
 OFF_BY = N_("{number} percentage points")
 HOW_WELL = N_("FSRS predicts your recall to within about {off} on average ({reviews} reviews)")
+HOW_WELL_RANKED = N_(
+    "FSRS predicts your recall to within about {off} on average ({reviews} reviews), better than it does for "
+    "{beats} of the FSRS benchmark's learners with as many reviews"
+)
 WAITING = N_("{how_well}. Finding out what to do…")
 ASK = N_("{how_well}. Press “Find out what to do” for the steps.")
 NOTHING = N_("{how_well}: nothing to change.")
 NOTES = N_("{how_well}: nothing to change in Anki's settings; read the notes below.")
 
 
-def how_well(rmse: float, reviews: int) -> str:
-    """Return the plain-words part: FSRS's typical miss (RMSE (bins)) and the reviews it rests on."""
+def how_well(rmse: float, reviews: int, beats: float | None = None) -> str:
+    """Return the plain-words part: FSRS's typical miss (RMSE (bins)) and the reviews it rests on, with where it falls
+    among the FSRS benchmark's learners (`beats`: the percentage its out-of-sample RMSE (bins) beats) when known."""
     off = text(OFF_BY, number=fmt.local(f"{rmse * 100:.1f}"))
-    return text(HOW_WELL, off=off, reviews=fmt.count(reviews))
+    if beats is None:
+        return text(HOW_WELL, off=off, reviews=fmt.count(reviews))
+    return text(HOW_WELL_RANKED, off=off, reviews=fmt.count(reviews), beats=fmt.percent(beats / 100, 0))
 
 
 def before_diagnosis(rmse: float, reviews: int, diagnosing: bool) -> str:
@@ -28,12 +35,14 @@ def before_diagnosis(rmse: float, reviews: int, diagnosing: bool) -> str:
     return text(WAITING if diagnosing else ASK, how_well=how_well(rmse, reviews))
 
 
-def after_diagnosis(rmse: float, reviews: int, steps: int, notes: bool, too_few: str = "") -> str:
+def after_diagnosis(
+    rmse: float, reviews: int, steps: int, notes: bool, too_few: str = "", beats: float | None = None
+) -> str:
     """Return the headline of a diagnosis: its steps to do (in order), or nothing to change (but the notes), or
-    `too_few` (the diagnosis's own line when its reviews are too few for any verdict)."""
+    `too_few` (the diagnosis's own line when its reviews are too few for any verdict); `beats` as how_well's."""
     if too_few:
         return too_few
-    said = how_well(rmse, reviews)
+    said = how_well(rmse, reviews, beats)
     if steps:
         do = n_(
             "{how_well}; do the step below to make FSRS fit you better.",

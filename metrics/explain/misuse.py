@@ -124,8 +124,8 @@ AGAIN_ABSORBED = Words(
     "Check it yourself for a week: before pressing Again, ask whether you recalled the answer; if you did, even "
     "slowly, press Hard or Good.",
     "{numbers}. The difference from recall after Good, {diff} (95% interval {low} to {high}), is within chance; in "
-    "simulated learners whose parameters were optimized on their own answers, Again on shaky recalls was called "
-    "honest this way.",
+    "simulated learners whose parameters were optimized on their own answers, this check judged Again pressed on "
+    "shaky recalls honest.",
 )
 AGAIN_CANNOT_TELL = Words(
     "The data cannot tell yet whether Again is pressed on remembered cards: with {reviews} reviews after Again, "

@@ -38,23 +38,26 @@ NOTE_LATE = N_("Recall fell below target because reviews came late: do reviews w
 NOTE_OVERRATES = N_(
     "FSRS expects more recall than you have, and re-optimizing would not change that: your intervals run a little long."
 )
-NOTE_RETENTION_OFF = N_("FSRS is off at your desired retention ({desired}): it would not give the recall it promises.")
+NOTE_RETENTION_OFF = N_(
+    "At your desired retention ({desired}) FSRS's predictions miss: you would not get the recall it promises."
+)
 NOTE_RETENTION_AFTER = N_(
-    "After optimizing, find out what to do again: FSRS is off at your desired retention ({desired})."
+    "At your desired retention ({desired}) FSRS's predictions miss: after optimizing, find out what to do again."
 )
 NOTE_CHECK_HARD = N_(
-    "The data cannot tell whether you press Hard on cards you forgot: check yourself for a week (forgot: Again)."
+    "This preset's reviews cannot show whether you press Hard on cards you forgot: watch yourself for a week, and "
+    "if you do, press Again instead."
 )
 NOTE_CHECK_AGAIN = N_(
-    "The data cannot tell whether you press Again on cards you recalled: check yourself for a week (recalled, "
-    "even slowly: Hard or Good)."
+    "This preset's reviews cannot show whether you press Again on cards you recalled: watch yourself for a week, "
+    "and if you do, press Hard or Good instead."
 )
 NOTE_CHECK_BOTH = N_(
-    "The data cannot tell how you use Hard and Again: check yourself for a week (forgot: Again; recalled, even "
-    "slowly: Hard or Good)."
+    "This preset's reviews cannot show how you use Hard and Again: watch yourself for a week, and answer Again only "
+    "when you forgot (recalled, even slowly: Hard or Good)."
 )
 PARAMETERS_AFTER_STEPS = N_(
-    "That holds for the reviews so far; the steps above change what the parameters learn from: optimize after them, "
+    "Not on the reviews so far; but the steps above change what the parameters learn from: optimize after them, "
     "as the plan says."
 )
 NOTE_SCHEDULED = N_(
@@ -83,6 +86,7 @@ def _of(*reasons: Reason) -> frozenset[Reason]:
 
 
 R = Reason
+LATER = N_("In a month, once your reviews are answered the new way: {optimize} this preset (not before).")
 ACTION_WORDS = {
     Action.ANSWER_BUTTONS: ActionWords(
         N_("answer buttons"),
@@ -110,8 +114,11 @@ ACTION_WORDS = {
             (_of(R.DEFAULTS), N_("{optimize}: this preset still uses FSRS's default parameters.")),
             (_of(R.HELPS), N_("{optimize} again: parameters trained on your own reviews would predict better.")),
             (_of(R.OVERRATES), N_("{optimize}: FSRS expects more recall than you have.")),
-            (_of(R.AFTER_STEPS), N_("Then optimize this preset.")),
-            (_of(R.AFTER_HABITS), N_("{optimize} again once a month of reviews is answered the new way.")),
+            (_of(R.AFTER_STEPS), N_('Then optimize preset "{preset}".')),
+            (_of(R.AFTER_HABITS), LATER),
+            (_of(R.DEFAULTS, R.AFTER_HABITS), LATER),  # new answers first, whatever else asks for it
+            (_of(R.HELPS, R.AFTER_HABITS), LATER),
+            (_of(R.OVERRATES, R.AFTER_HABITS), LATER),
         ),
     ),
     Action.REVIEW_CARDS: ActionWords(

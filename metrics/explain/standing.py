@@ -143,7 +143,7 @@ def sentence(s: Standing) -> str:
             )
         )
     parts.append(text("Source: {source}.", source=source(s)))
-    return " ".join(parts)
+    return fmt.sentences(parts)
 
 
 def _by_rmse(s: Standing, group: dict[str, str]) -> str:

@@ -17,7 +17,7 @@ import os
 import zlib
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 import numpy as np
 
@@ -231,7 +231,7 @@ def write_zip(
     metadata: dict,
     protected: Iterable[str] = (),
     force: bool = False,
-    wrap: Callable[[BinaryIO], Any] | None = None,
+    wrap: Callable[[BinaryIO], BinaryIO] | None = None,
 ) -> None:
     """Write the tables as one zip (CSV in the benchmark's layout, parquet too if pyarrow is there).
 

@@ -4,8 +4,7 @@ at all, and holds the last KEEP summaries."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 from ..read.history_file import VERSION
 from .safefile import safe_output
@@ -13,7 +12,7 @@ from .safefile import safe_output
 KEEP = 200  # summaries kept, the oldest dropped first
 
 
-def write_history(path: str, diagnoses: list[dict[str, Any]], protected: Iterable[str] = ()) -> None:
+def write_history(path: str, diagnoses: Sequence[Mapping[str, object]], protected: Iterable[str] = ()) -> None:
     """Replace `path` with these summaries (oldest first), keeping the last KEEP."""
     doc = {"version": VERSION, "diagnoses": diagnoses[-KEEP:]}
     with safe_output(path, protected, force=True) as f:

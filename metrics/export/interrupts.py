@@ -18,12 +18,23 @@ import sys
 import threading
 from collections.abc import Iterator
 from types import FrameType
-from typing import Any
+from typing import TypedDict
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class _State(TypedDict):
+    installed: bool
+    pending: int  # the signal's number (0: none)
+    redeliver: bool
+    held: bool
+    owed: bool
+    stopped: bool
+
+
 # pending: the signal that stops the run; held: inside deferred() or after stop(); owed: an interruption
 # that arrived while held, to raise when the hold ends (never after stop()).
-_state: dict[str, Any] = {
+_state: _State = {
     "installed": False,
     "pending": 0,
     "redeliver": False,
@@ -77,7 +88,7 @@ def _deliver_again(signum: int) -> None:
     timer.start()
 
 
-def _unraisable(info: Any) -> None:
+def _unraisable(info: sys.UnraisableHookArgs) -> None:
     """Deliver again, a moment later, an interruption Python had to ignore."""
     if isinstance(info.exc_value, KeyboardInterrupt) and _state["pending"]:
         _deliver_again(_state["pending"])

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
 
 from ..read.kept_file import VERSION
 from .safefile import safe_output
 
 
-def write_kept(path: str, presets: dict[str, dict[str, Any]], protected: Iterable[str] = ()) -> None:
+def write_kept(path: str, presets: Mapping[str, Mapping[str, object]], protected: Iterable[str] = ()) -> None:
     """Replace `path` with these entries, by preset name."""
     doc = {"version": VERSION, "presets": presets}
     with safe_output(path, protected, force=True) as f:

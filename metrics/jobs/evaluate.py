@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,6 +25,9 @@ from ..score.over_time import MonthScores, by_month
 from ..score.scores import auc, log_loss, recency_weights
 from ..score.where import BinError, bin_errors, largest_error
 from .options import BINNINGS, DEFAULT_OPTIONS, Options
+
+if TYPE_CHECKING:
+    from ..read.dataset_layout import Tables
 
 NO_REVIEWS = N_(
     "No reviews to score in this scope: FSRS is scored on reviews of cards that have a "
@@ -103,9 +106,9 @@ class Evaluation:
     where: dict[str, list[BinError]] = field(default_factory=dict)  # by_feature's bins with their intervals
     where_worst: BinError | None = None  # the largest miscalibration beyond chance (None: none)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """Return the JSON object of the CLI's --json (arrays left out)."""
-        out: dict[str, Any] = asdict(self.overall)
+        out: dict[str, object] = asdict(self.overall)
         out.update(
             weighting=self.options.weighting,
             binning=self.options.binning,
@@ -132,7 +135,7 @@ class Evaluation:
         return out
 
 
-def _summary(calibration: Calibration) -> dict[str, Any]:
+def _summary(calibration: Calibration) -> dict[str, object]:
     """Return the calibration's fit, R², MAE and Brier numbers without its bins."""
     return {k: v for k, v in calibration.to_dict().items() if k != "bins"}
 
@@ -246,7 +249,7 @@ def _given_set(options: Options, n_cards: int, with_history: int) -> tuple[_Para
     """Return the one set of all `n_cards` cards (`with_history` of them with reviews): the given parameters
     or the defaults."""
     out = _ParamSets()
-    given: list[Any] = [] if options.params == "default" else list(options.params)
+    given: list[float | str] = [] if options.params == "default" else list(options.params)
     drop = _drops_same_day(options, len(given))
     source = ParamSource(
         _(ALL_CARDS), "given" if given else "defaults", len(given) or 21, "drop" if drop else "keep", with_history
@@ -413,7 +416,7 @@ def _summarize(
 
 
 def evaluate_tables(
-    tables: Any, options: Options = DEFAULT_OPTIONS, should_stop: Callable[[], bool] | None = None
+    tables: Tables, options: Options = DEFAULT_OPTIONS, should_stop: Callable[[], bool] | None = None
 ) -> Evaluation:
     """Return the evaluation of FSRS on benchmark-format tables (an export or anki-revlogs-10k).
 

@@ -9,17 +9,46 @@ file is the add-on's (metrics/read/kept_file.py, metrics/export/kept_file.py), n
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 import numpy as np
 
 from ..read.collection import CollectionData
+from ..read.kept_file import KeptEntry
 from ..reviews.presets import card_presets
 from .evaluate import Evaluation, score
 from .options import DEFAULT_OPTIONS
 
+if TYPE_CHECKING:
+    from .diagnose.plan import PresetPlan
+
 WHOLE_SCOPES = ("collection", "preset")  # scopes whose numbers are each preset's whole
+
+
+class Evaluated(TypedDict):
+    """A preset's entry of an evaluation, as written (None: no finite number; not read back)."""
+
+    evaluated: str  # the day, YYYY-MM-DD
+    reviews: int
+    log_loss: float | None
+    rmse_bins: float | None
+    auc: float | None
+    params: list[float] | None
+    desired_retention: float | None
+
+
+class Diagnosed(TypedDict):
+    """A preset's entry of a diagnosis, as written (the preset's parameters and desired retention then, when
+    the data was given)."""
+
+    diagnosed: str  # the day, YYYY-MM-DD
+    steps: int
+    actions: list[str]
+    scope: list[str]  # [kind, value]
+    diagnosed_params: NotRequired[list[float] | None]
+    diagnosed_retention: NotRequired[float | None]
 
 
 def standard(ev: Evaluation) -> bool:
@@ -29,7 +58,7 @@ def standard(ev: Evaluation) -> bool:
     return (o.params, o.binning, o.weighting, o.same_day) == (d.params, d.binning, d.weighting, d.same_day)
 
 
-def evaluated(ev: Evaluation, data: CollectionData, now: datetime | None = None) -> dict[str, dict[str, Any]]:
+def evaluated(ev: Evaluation, data: CollectionData, now: datetime | None = None) -> dict[str, Evaluated]:
     """Return, per preset with scored reviews, its key numbers in this evaluation, with the preset's parameters
     and desired retention as they are and the day."""
     s = ev.scored
@@ -38,7 +67,7 @@ def evaluated(ev: Evaluation, data: CollectionData, now: datetime | None = None)
     card = np.searchsorted(data.card_ids, s.card_id)
     preset = card_presets(data)[card]
     day = (now or datetime.now()).strftime("%Y-%m-%d")
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, Evaluated] = {}
     for pid in np.unique(preset).tolist():
         info = data.presets.get(int(pid))
         if info is None:
@@ -58,16 +87,20 @@ def evaluated(ev: Evaluation, data: CollectionData, now: datetime | None = None)
 
 
 def diagnosed(
-    plan: list[Any], scope_kind: str, scope_value: str, data: CollectionData | None = None, now: datetime | None = None
-) -> dict[str, dict[str, Any]]:
+    plan: list[PresetPlan],
+    scope_kind: str,
+    scope_value: str,
+    data: CollectionData | None = None,
+    now: datetime | None = None,
+) -> dict[str, Diagnosed]:
     """Return, per preset of a diagnosis's plan, how many steps it planned, their actions, the day, the scope
     it was made on (where the check of "did it help?" is made again), and the preset's parameters and desired
     retention then (from `data`: a later Optimize or a new desired retention is noticed against these)."""
     day = (now or datetime.now()).strftime("%Y-%m-%d")
     then = {info.name: info for info in (data.presets.values() if data is not None else ())}
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, Diagnosed] = {}
     for p in plan:
-        entry: dict[str, Any] = {
+        entry: Diagnosed = {
             "diagnosed": day,
             "steps": len(p.steps),
             "actions": [s.action for s in p.steps],
@@ -81,7 +114,7 @@ def diagnosed(
     return out
 
 
-def plain_params(values: Any) -> list[float] | None:
+def plain_params(values: Iterable[Any]) -> list[float] | None:  # a preset's raw values: anything
     """Return the parameters as finite floats, or None when they are not (a malformed preset)."""
     try:
         out = [float(v) for v in values]
@@ -90,14 +123,16 @@ def plain_params(values: Any) -> list[float] | None:
     return out if all(np.isfinite(out)) else None
 
 
-def plain_number(value: Any) -> float | None:
+def plain_number(value: object) -> float | None:
     """Return the value as a finite float, or None (a preset's field may hold anything)."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not np.isfinite(value):
         return None
     return float(value)
 
 
-def merged(kept: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def merged(
+    kept: Mapping[str, Mapping[str, object]], new: Mapping[str, Mapping[str, object]]
+) -> dict[str, dict[str, object]]:
     """Return `kept` with each preset's entry updated by `new` (other presets kept as they were)."""
     out = {name: dict(entry) for name, entry in kept.items()}
     for name, entry in new.items():
@@ -105,7 +140,7 @@ def merged(kept: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]]) -> d
     return out
 
 
-def changed_since(entry: dict[str, Any], params: Any, desired_retention: Any) -> bool:
+def changed_since(entry: KeptEntry, params: Iterable[object], desired_retention: object) -> bool:
     """Return whether the preset's parameters or desired retention differ from those it had at its last
     diagnosis (Optimize pressed, or desired retention changed, since); False when none was kept."""
     kept_params, now = entry.get("diagnosed_params"), plain_params(params)

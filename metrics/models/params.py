@@ -97,7 +97,7 @@ def is_default(values: Sequence[Any]) -> bool:
     return not raw or (len(raw) == len(DEFAULT_PARAMETERS) and np.allclose(raw, DEFAULT_PARAMETERS, rtol=0, atol=1e-4))
 
 
-def newer_model(preset: Mapping[str, Any]) -> str:
+def newer_model(preset: Mapping[str, object]) -> str:
     """Return the name of the FSRS a preset is set to when this replay does not know it ("FSRS-7"), else "".
 
     Anki's development code writes FSRS-7's parameters as `fsrs_params_7` beside an `fsrs_version` (JSON
@@ -126,7 +126,7 @@ def newer_model(preset: Mapping[str, Any]) -> str:
     return ""
 
 
-def preset_raw_params(preset: Mapping[str, Any]) -> tuple[str, list[Any]]:
+def preset_raw_params(preset: Mapping[str, object]) -> tuple[str, list[Any]]:
     """Return (key, values) of the preset's first non-empty fsrsParams6/5/fsrsWeights, or ("", [])."""
     for key in PRESET_KEYS:
         value = preset.get(key)

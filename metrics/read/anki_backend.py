@@ -10,7 +10,10 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .anki_collection import AnkiCollection, DeckDict
 
 
 @dataclass(frozen=True)
@@ -21,7 +24,7 @@ class HealthCheck:
     fsrs_items: int  # the training items Anki's optimizer saw
     search: str  # the preset's search the check ran on
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """Return the check as JSON-ready values."""
         return asdict(self)
 
@@ -29,7 +32,7 @@ class HealthCheck:
 HealthChecker = Callable[[str], HealthCheck | None]  # preset name -> Anki's health check (None: no such preset)
 
 
-def anki_trainer(col: Any) -> Any:
+def anki_trainer(col: AnkiCollection) -> Callable[[bytes], list[float]]:
     """Return train(request bytes) -> parameters, running Anki's optimizer (compute_fsrs_params_from_items).
 
     The backend releases the GIL while it trains, so several trainings can run in threads.
@@ -89,7 +92,7 @@ class PresetCheck:
     relearning_steps: int
 
 
-def preset_check(conf: dict[str, Any]) -> PresetCheck:
+def preset_check(conf: DeckDict) -> PresetCheck:
     """Return the health check's inputs for a preset (deck config) as Anki's Optimize button builds them: its
     "optimize search" (else `preset:"NAME" -is:suspended`), current parameters, ignore-before date and number
     of relearning steps."""
@@ -105,7 +108,7 @@ def preset_check(conf: dict[str, Any]) -> PresetCheck:
     return PresetCheck(name, str(search), [float(v) for v in params], ignore_before_ms(preset), steps)
 
 
-def anki_health_check(col: Any) -> HealthChecker:
+def anki_health_check(col: AnkiCollection) -> HealthChecker:
     """Return check(preset name) -> Anki's health check of that preset, as Anki's Optimize button runs it.
 
     It is Anki's own call (compute_fsrs_params with health_check=True: it trains) on `col`, which it holds

@@ -10,7 +10,7 @@ import datetime as _dt
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -21,6 +21,9 @@ from ..explain.lang import _, text
 from ..models.params import newer_model, preset_raw_params
 from .collection_file import is_damage
 from .revlog_table import Revlog, stable_order
+
+if TYPE_CHECKING:
+    from .anki_collection import AnkiCollection, Database
 
 DEFAULT_PRESET_ID = 1
 _CHUNK_ROWS = 1_000_000  # revlog rows per range query: bounds the size of one result string
@@ -83,7 +86,12 @@ def _parse_ints(text: str | None) -> np.ndarray | None:
     return values if values.size == expected else None
 
 
-def _int_columns(col: Any, select: str, columns: Sequence[tuple[str, str]], *args: Any) -> list[np.ndarray]:
+def _db(col: AnkiCollection) -> Database:
+    """Return the collection's database (None once the collection closed: the read then fails as it always did)."""
+    return cast("Database", col.db)
+
+
+def _int_columns(col: AnkiCollection, select: str, columns: Sequence[tuple[str, str]], *args: int) -> list[np.ndarray]:
     """Return integer columns aggregated by one query, as equally long int64 arrays.
 
     Each column is (expression, robust expression). The plain expressions are read first; if any
@@ -92,7 +100,7 @@ def _int_columns(col: Any, select: str, columns: Sequence[tuple[str, str]], *arg
     """
     for robust in (False, True):
         exprs = ", ".join(f"group_concat({pair[1] if robust else pair[0]}, ',')" for pair in columns)
-        row = col.db.first(select.format(exprs), *args) or [None] * len(columns)
+        row = _db(col).first(select.format(exprs), *args) or [None] * len(columns)
         arrays = [a for a in (_parse_ints(text) for text in row) if a is not None]
         if len(arrays) == len(columns) and len({a.size for a in arrays}) == 1:
             return arrays
@@ -115,10 +123,10 @@ _PACKED = (
 
 
 def _revlog_rows(
-    col: Any, with_durations: bool = False, with_intervals: bool = False, chunk_rows: int = _CHUNK_ROWS
+    col: AnkiCollection, with_durations: bool = False, with_intervals: bool = False, chunk_rows: int = _CHUNK_ROWS
 ) -> list[np.ndarray]:
     """Return [id, cid, packed(, time)(, ivl)] of the whole revlog in id order, read in chunks of `chunk_rows`."""
-    total = int(col.db.scalar("select count() from revlog") or 0)
+    total = int(_db(col).scalar("select count() from revlog") or 0)
     wanted = [_int("id"), _int("cid"), _PACKED]
     wanted += ([_int("time")] if with_durations else []) + ([_int("ivl")] if with_intervals else [])
     columns = [np.empty(total, dtype=np.int64) for _ in wanted]  # filled in place: no concatenation peak
@@ -178,7 +186,7 @@ def ignore_before_ms(preset: Preset | None) -> int:
 
 
 def read_collection(
-    col: Any,
+    col: AnkiCollection,
     search: str | None = None,
     scope_label: str | None = None,
     with_durations: bool = False,
@@ -254,13 +262,13 @@ def _replayable(
     return cards[~dropped], left
 
 
-def _leech_notes(col: Any) -> np.ndarray:
+def _leech_notes(col: AnkiCollection) -> np.ndarray:
     """Return the sorted ids of the notes tagged "leech" (Anki's tag for cards forgotten again and again)."""
-    rows = col.db.list("select id from notes where (' ' || tags || ' ') like '% leech %'")
+    rows = _db(col).list("select id from notes where (' ' || tags || ' ') like '% leech %'")
     return np.array(sorted(int(r) for r in rows), dtype=np.int64)
 
 
-def _cards(col: Any, search: str | None, scope_label: str | None) -> np.ndarray:
+def _cards(col: AnkiCollection, search: str | None, scope_label: str | None) -> np.ndarray:
     """Return [id, did, odid, nid] of the cards matching `search` (all cards if None), in id order."""
     cards = np.stack(
         _int_columns(col, "select {} from cards", (_int("id"), _int("did"), _int("odid"), _int("nid"))), axis=1
@@ -289,7 +297,7 @@ def _cards(col: Any, search: str | None, scope_label: str | None) -> np.ndarray:
 
 
 def _revlog(
-    col: Any, card_ids: np.ndarray, with_durations: bool, with_intervals: bool, chunk_rows: int = _CHUNK_ROWS
+    col: AnkiCollection, card_ids: np.ndarray, with_durations: bool, with_intervals: bool, chunk_rows: int = _CHUNK_ROWS
 ) -> Revlog:
     """Return the revlog entries of these cards (sorted ids), by card, then time."""
     rid, cid, packed, *rest = _revlog_rows(col, with_durations, with_intervals, chunk_rows)
@@ -311,7 +319,7 @@ def _revlog(
     )
 
 
-def _decks(col: Any) -> tuple[dict[int, str], dict[int, int]]:
+def _decks(col: AnkiCollection) -> tuple[dict[int, str], dict[int, int]]:
     """Return every deck's name (filtered ones too) and each normal deck's preset."""
     deck_names: dict[int, str] = {}
     deck_preset: dict[int, int] = {}
@@ -323,7 +331,7 @@ def _decks(col: Any) -> tuple[dict[int, str], dict[int, int]]:
     return deck_names, deck_preset
 
 
-def _presets(col: Any) -> dict[int, Preset]:
+def _presets(col: AnkiCollection) -> dict[int, Preset]:
     """Return every preset (deck options) by id."""
     presets: dict[int, Preset] = {}
     for conf in col.decks.all_config():

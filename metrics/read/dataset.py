@@ -17,7 +17,7 @@ import stat
 import zipfile
 import zlib
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING
 
 import numpy as np
 
@@ -25,6 +25,9 @@ from ..errors import EvaluationError
 from ..explain import formatting as fmt
 from ..explain.lang import N_, _, n_, text
 from .dataset_layout import TABLES, USER, Tables
+
+if TYPE_CHECKING:
+    import pyarrow as pa  # optional: the parquet files are read only when it is there
 
 MAX_ROWS = 20_000_000  # rows per table: 20M reviews is four times the largest collections we know of
 MAX_CSV_BYTES = 1 << 30  # 1 GiB of CSV text per table (20M revlog rows take about 600 MB)
@@ -548,7 +551,7 @@ def _refused_value(where: str, row: int, column: str, template: str) -> Evaluati
     return EvaluationError(text(template, path=fmt.name(where), row=fmt.count(row + 1), column=column))
 
 
-def _check_parquet_types(schema: Any, columns: list[str], where: str) -> None:
+def _check_parquet_types(schema: pa.Schema, columns: list[str], where: str) -> None:
     """Raise unless each column is stored as integers (not floats, booleans, text, dates or decimals)."""
     import pyarrow as pa
 
@@ -567,7 +570,7 @@ def _check_parquet_types(schema: Any, columns: list[str], where: str) -> None:
             )
 
 
-def _parquet_column(column: Any, name: str, where: str) -> np.ndarray:
+def _parquet_column(column: pa.ChunkedArray, name: str, where: str) -> np.ndarray:
     """Return an integer column as int64 (narrowed), refusing empty values and values beyond 64 bits."""
     if column.null_count:
         row = int(np.flatnonzero(np.asarray(column.is_null()))[0])

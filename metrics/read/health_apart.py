@@ -22,18 +22,21 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .anki_backend import HealthCheck, HealthChecker, PresetCheck, preset_check
 from .collection import LIVING_CHUNK_ROWS, CollectionData, _revlog
 
+if TYPE_CHECKING:
+    from .anki_collection import AnkiCollection
+
 ROWS_PER_INSERT = 100_000  # rows built and written at a time (a Python tuple each: bounded memory)
 ABORT_POLL_S = 0.1  # how often a running check looks at should_stop
 _INSERT = "insert into revlog (id, cid, usn, ease, ivl, lastIvl, factor, time, type) values (?,?,0,?,?,0,?,0,?)"
 
-OpenCollection = Callable[[str], Any]  # path -> an anki Collection (created when the file does not exist)
+OpenCollection = Callable[[str], "AnkiCollection"]  # path -> an anki Collection (created when the file does not exist)
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,7 @@ class Rows:
 
 
 def apart_health_check(
-    col: Any,
+    col: AnkiCollection,
     data: CollectionData,
     open_collection: OpenCollection,
     folder: str,
@@ -101,7 +104,7 @@ class Empty:
         return (self.cutoff - int(next_day_at)) * 1000
 
 
-def preset_rows(col: Any, data: CollectionData, card_ids: np.ndarray) -> Rows:
+def preset_rows(col: AnkiCollection, data: CollectionData, card_ids: np.ndarray) -> Rows:
     """Return the revlog rows of these cards (sorted ids): from `data` where it holds them, else read."""
     rl = data.revlog
     parts = []
@@ -185,7 +188,7 @@ def _tuples(rows: Rows, shift_ms: int) -> Iterator[tuple[int, ...]]:
 class _aborting:  # noqa: N801 (a context manager used as a function)
     """While inside, ask the private backend to abort as soon as should_stop() says so."""
 
-    def __init__(self, private: Any, should_stop: Callable[[], bool] | None) -> None:
+    def __init__(self, private: AnkiCollection, should_stop: Callable[[], bool] | None) -> None:
         self.private, self.should_stop = private, should_stop
         self.done = threading.Event()
         self.watcher = threading.Thread(target=self._watch, name="fsrs-calibration-health-abort", daemon=True)

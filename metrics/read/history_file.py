@@ -3,8 +3,6 @@ read as untrusted input: a file this add-on did not write, or damaged, is one cl
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..errors import EvaluationError
 from ..explain import formatting as fmt
 from ..explain.lang import _, text
@@ -15,7 +13,7 @@ MAX_BYTES = 4 * 1024 * 1024  # about 10,000 summaries; the add-on keeps far fewe
 VERSION = 1
 
 
-def read_history(path: str) -> list[dict[str, Any]]:
+def read_history(path: str) -> list[dict[str, object]]:
     """Return the summaries recorded in `path`, oldest first ([] when there is no such file yet)."""
     doc = read_own_json(path, MAX_BYTES, lambda why: HistoryUnreadable(path, why))
     if doc is None:

@@ -4,7 +4,7 @@ did not write, damaged, or too large is one clear message, and nothing of it is 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Final, TypedDict
 
 from ..errors import EvaluationError
 from ..explain import formatting as fmt
@@ -14,8 +14,27 @@ from .own_json import read_own_json
 
 MAX_BYTES = 1024 * 1024  # some thousand presets; the add-on keeps one entry per preset
 VERSION = 1
-NUMBERS = ("reviews", "log_loss", "rmse_bins", "auc", "steps", "desired_retention", "diagnosed_retention")
-TEXTS = ("evaluated", "diagnosed")
+NUMBERS: Final = ("reviews", "log_loss", "rmse_bins", "auc", "steps", "desired_retention", "diagnosed_retention")
+TEXTS: Final = ("evaluated", "diagnosed")
+LISTS: Final = ("params", "diagnosed_params")
+
+
+class KeptEntry(TypedDict, total=False):
+    """One preset's entry as read (metrics/jobs/kept.py writes it): only the well-formed parts, each optional."""
+
+    reviews: float
+    log_loss: float
+    rmse_bins: float
+    auc: float
+    steps: float
+    desired_retention: float
+    diagnosed_retention: float
+    evaluated: str  # the day, YYYY-MM-DD
+    diagnosed: str
+    params: list[float]
+    diagnosed_params: list[float]
+    actions: list[str]
+    scope: list[str]  # [kind, value]
 
 
 class KeptUnreadable(EvaluationError):
@@ -32,7 +51,7 @@ class KeptUnreadable(EvaluationError):
         self.path, self.why = printable(path, 200), why
 
 
-def read_kept(path: str) -> dict[str, dict[str, Any]]:
+def read_kept(path: str) -> dict[str, KeptEntry]:
     """Return the entries kept per preset name ({} when there is no such file yet); entries and values that
     are not what the add-on writes are left out."""
     doc = read_own_json(path, MAX_BYTES, lambda why: KeptUnreadable(path, why))
@@ -43,20 +62,21 @@ def read_kept(path: str) -> dict[str, dict[str, Any]]:
     return {str(k)[:500]: _entry(v) for k, v in doc["presets"].items() if isinstance(v, dict)}
 
 
-def _entry(d: dict[str, Any]) -> dict[str, Any]:
+def _entry(d: dict[object, object]) -> KeptEntry:
     """Return the well-formed parts of one preset's entry."""
-    out: dict[str, Any] = {}
+    out: KeptEntry = {}
     for key in NUMBERS:
         v = d.get(key)
         if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v):
             out[key] = v
-    for key in TEXTS:
-        if isinstance(d.get(key), str) and len(d[key]) <= 10:
-            out[key] = d[key]
-    for key in ("params", "diagnosed_params"):
-        params = d.get(key)
+    for day in TEXTS:
+        said = d.get(day)
+        if isinstance(said, str) and len(said) <= 10:
+            out[day] = said
+    for values in LISTS:
+        params = d.get(values)
         if isinstance(params, list) and len(params) <= 64 and all(_finite(v) for v in params):
-            out[key] = [float(v) for v in params]
+            out[values] = [float(v) for v in params]
     actions = d.get("actions")
     if isinstance(actions, list) and len(actions) <= 16 and all(isinstance(a, str) for a in actions):
         out["actions"] = [a[:40] for a in actions]
@@ -66,5 +86,5 @@ def _entry(d: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _finite(v: Any) -> bool:
+def _finite(v: object) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)

@@ -7,7 +7,6 @@ import json
 import os
 import stat
 from collections.abc import Callable
-from typing import Any
 
 from ..explain import formatting as fmt
 from ..explain.lang import _, text
@@ -15,7 +14,7 @@ from ..explain.lang import _, text
 Refusal = Callable[[str], Exception]  # the reason in words -> the error to raise
 
 
-def read_own_json(path: str, max_bytes: int, refused: Refusal) -> Any | None:
+def read_own_json(path: str, max_bytes: int, refused: Refusal) -> object:
     """Return the JSON document in `path` (None when there is no such file yet); raise `refused(reason)` for a file
     that is not a regular file, larger than `max_bytes`, unreadable, or not UTF-8 JSON."""
     try:

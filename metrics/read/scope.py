@@ -3,11 +3,14 @@ label that names it in messages: the one place a scope becomes a search."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..errors import EvaluationError
 from ..explain import formatting as fmt
 from ..explain.lang import text
+
+if TYPE_CHECKING:
+    from .anki_collection import DeckIdT, WithDeckTree
 
 KINDS = ("collection", "deck", "preset", "search")
 
@@ -23,7 +26,7 @@ def preset_search(name: str) -> str:
     return f"preset:{quoted(name)}"
 
 
-def deck_search(col: Any, name: str) -> str:
+def deck_search(col: WithDeckTree[DeckIdT], name: str) -> str:
     """Return Anki's search for a deck and its subdecks (by id), or raise if no deck has that name."""
     did = col.decks.id_for_name(name)
     if did is None:
@@ -32,7 +35,7 @@ def deck_search(col: Any, name: str) -> str:
     return "did:" + ",".join(str(i) for i in ids)
 
 
-def scope_search(col: Any, kind: str, value: str = "") -> tuple[str | None, str | None]:
+def scope_search(col: WithDeckTree[DeckIdT], kind: str, value: str = "") -> tuple[str | None, str | None]:
     """Return (Anki's search or None for every card, the label naming the scope or None: the search itself)."""
     if kind == "deck":
         return deck_search(col, value), text('deck "{deck}"', deck=fmt.name(value))

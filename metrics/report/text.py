@@ -135,7 +135,7 @@ def _where_lines(ev: Evaluation) -> list[str]:
 
     if not ev.where:
         return []
-    lines = ["", text("Where the error is: {summary}", summary=where_words.summary(ev.where_worst, MIN_REVIEWS))]
+    lines = ["", _("Where the error is:"), "  " + where_words.summary(ev.where_worst, MIN_REVIEWS)]
     lines.append(_("(bin: reviews, predicted, measured recall, its 95% interval, off by; * beyond chance)"))
     for feature, errors in ev.where.items():
         title = where_words.FEATURE_TITLES.get(feature)
@@ -166,7 +166,7 @@ def _month_lines(ev: Evaluation) -> list[str]:
     for m in ev.over_time:
         row = text(
             "{month}  {reviews}  {predicted}  {measured}  {log_loss}  {rmse}",
-            month=m.month,
+            month=fmt.month(m.month),
             reviews=f"{fmt.count(m.reviews):>8}",
             predicted=f"{fmt.percent(m.predicted):>6}",
             measured=f"{fmt.percent(m.measured):>6}",

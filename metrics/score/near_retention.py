@@ -11,7 +11,7 @@ spread at least what FSRS's predictions imply), with the quantile widened for th
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 
 import numpy as np
@@ -48,6 +48,12 @@ class Candidate:
     def gap(self) -> float:
         """Return measured minus predicted recall (NaN without reviews)."""
         return self.measured - self.predicted
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the candidate as JSON-ready values (a number that is not one, NaN, as None)."""
+        out: dict[str, object] = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "verdict"}
+        out = {k: (None if isinstance(v, float) and v != v else v) for k, v in out.items()}
+        return {**out, "verdict": str(self.verdict)}
 
 
 def window_edges(candidates: tuple[float, ...] = CANDIDATES, half: float = HALF_WINDOW) -> np.ndarray:

@@ -182,7 +182,7 @@ def builder_rules(dataset) -> dict[str, list[tuple]]:
         )
     preset_map: dict[int, int] = {}
     # parent_id: the parent's deck number, -1 for a top-level deck (Anki's research export says 0). The
-    # builder numbers parent_id apart from deck_id, which loses the tree; ours keeps it (see the README).
+    # builder numbers parent_id apart from deck_id, which loses the tree; ours keeps it (docs/compare-and-export.md).
     decks = [
         (
             deck_map.setdefault(d.id, len(deck_map)),

@@ -1,7 +1,7 @@
 """Finding "cards" on simulated learners whose truth is known: planted cards (true stability a fifth of what
 FSRS says) are listed with few false discoveries; an honest learner, and one whose forgetting curve FSRS's
 parameters cannot represent, get (almost) nothing listed. The Browser search matches the listed cards; a
-leech tag is reported. The rates asserted here are the ones README states."""
+leech tag is reported. The rates asserted here are the ones docs/diagnosis.md states."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def _run(tmp_path, seed: int, planted_share: float = 0.0, true_params=None, tag_
     col = Collection(path)
     try:
         finding = diagnose(read_collection(col, None)).by_id("cards")[0]
-        listed = [c["card_id"] for c in finding.evidence["cards"]]
+        listed = [c["card_id"] for c in finding.evidence.to_dict()["cards"]]
         if finding.actions:  # the Browser search finds exactly the listed cards
             assert sorted(col.find_cards(finding.actions[0].search)) == sorted(listed)
         if tag_first_listed and listed:
@@ -42,7 +42,7 @@ def _run(tmp_path, seed: int, planted_share: float = 0.0, true_params=None, tag_
             note.add_tag("leech")
             col.update_note(note)
             again = diagnose(read_collection(col, None)).by_id("cards")[0]
-            assert [c["leech"] for c in again.evidence["cards"]] == [True] + [False] * (len(listed) - 1)
+            assert [c["leech"] for c in again.evidence.to_dict()["cards"]] == [True] + [False] * (len(listed) - 1)
     finally:
         col.close(downgrade=False)
     return finding, listed, learner.planted
@@ -56,13 +56,13 @@ def test_planted_cards_are_found_with_few_false_discoveries(tmp_path):
         true_all += len(set(listed) & set(planted))
         planted_all += len(planted)
         assert finding.verdict in (Verdict.SUGGESTION, Verdict.OK)
-        assert finding.evidence["cards_tested"] > 300
+        assert finding.evidence.to_dict()["cards_tested"] > 300
     precision = true_all / listed_all
-    assert precision >= 0.8 and true_all >= 20, (precision, true_all, planted_all)  # README: 1.00, 25 of 173
+    assert precision >= 0.8 and true_all >= 20, (precision, true_all, planted_all)  # docs/diagnosis.md: 1.00, 25 of 173
 
 
 @pytest.mark.parametrize("learner", ["honest", "steeper forgetting curve"])
 def test_learners_without_planted_cards_get_at_most_two_listed(tmp_path, learner):
     true_params = STEEPER if learner != "honest" else None
     counts = [len(_run(tmp_path, seed, true_params=true_params)[1]) for seed in SEEDS]
-    assert max(counts) <= 2 and sum(counts) <= 2, counts  # README: 0 cards over 6 seeds each
+    assert max(counts) <= 2 and sum(counts) <= 2, counts  # docs/diagnosis.md: 0 cards over 6 seeds each

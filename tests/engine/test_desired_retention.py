@@ -42,18 +42,21 @@ def test_the_trusted_range_on_simulated_learners(tmp_path):
     false_alarms, told, judged = 0, 0, 0
     for seed in SEEDS:
         honest = _finding(str(tmp_path / f"honest{seed}.anki2"), DEFAULTS6, seed)
-        candidates = honest.evidence["candidates"]
+        candidates = honest.evidence.to_dict()["candidates"]
         assert [c["retention"] for c in candidates] == [0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.97]
-        assert sum(c["reviews"] for c in candidates) <= honest.evidence["reviews"]
+        assert sum(c["reviews"] for c in candidates) <= honest.evidence.to_dict()["reviews"]
         judged += sum(c["verdict"] != "not-enough-data" and 0.75 <= c["retention"] <= 0.95 for c in candidates)
         false_alarms += sum(c["verdict"] == "off" and 0.75 <= c["retention"] <= 0.95 for c in candidates)
         for c in candidates:
             if c["verdict"] != "not-enough-data":
                 assert c["low"] <= c["measured"] - c["predicted"] <= c["high"]
         misfit = _finding(str(tmp_path / f"misfit{seed}.anki2"), STEEPER, seed)
-        off = [c for c in misfit.evidence["candidates"] if c["verdict"] == "off"]
+        off = [c for c in misfit.evidence.to_dict()["candidates"] if c["verdict"] == "off"]
         told += bool(off)
-        here = min(misfit.evidence["candidates"], key=lambda c: abs(c["retention"] - misfit.evidence["desired"]))
+        here = min(
+            misfit.evidence.to_dict()["candidates"],
+            key=lambda c: abs(c["retention"] - misfit.evidence.to_dict()["desired"]),
+        )
         text = misfit.summary if here["verdict"] == "off" else misfit.why
         for c in off:  # each place named with its interval and review count: in the sentence where it is
             said = f"{c['reviews']:,} reviews"  # the preset's own, else in the why

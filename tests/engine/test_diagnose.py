@@ -1,7 +1,7 @@
 """The diagnosis on simulated learners whose true memory model is known (FSRS with known parameters).
 
 Each scenario runs over several seeds; the false-alarm and miss counts asserted here are the ones the
-README states. Collections are real Anki collections (the `anki` package) built by tests/support/simulate.py.
+docs/diagnosis.md states. Collections are real Anki collections (the `anki` package) built by tests/support/simulate.py.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def count(rows, finding, verdict):
 
 @pytest.mark.slow
 def test_hard_pressed_on_forgotten_cards_is_found_and_honest_learners_are_not_accused(verdicts):
-    # README: hard-misuse — 6 of 6 learners pressing Hard on 70% of forgotten cards found, 0 of 6 honest
+    # docs/diagnosis.md: hard-misuse — 6 of 6 learners pressing Hard on 70% of forgotten cards found, 0 of 6 honest
     # learners accused (asserted as at most 1 miss and at most 1 false alarm).
     assert count(verdicts["hard"], "hard-misuse", "problem") >= 5
     assert count(verdicts["honest"], "hard-misuse", "problem") <= 1
@@ -80,7 +80,7 @@ def test_an_honest_learner_gets_no_retention_or_deck_alarm(verdicts):
 
 
 def test_true_parameters_are_not_sent_to_optimize(verdicts):
-    # README: parameters — 0 of 6 honest learners whose preset holds the true parameters told to re-optimize.
+    # docs/diagnosis.md: parameters — 0 of 6 honest learners whose preset holds the true parameters told to re-optimize.
     assert count(verdicts["honest"], "parameters", "suggestion") <= 1
     assert count(verdicts["honest"], "benchmark-standing", "ok") == len(SEEDS)
 
@@ -90,7 +90,7 @@ def test_true_parameters_are_not_sent_to_optimize(verdicts):
 def test_far_off_parameters_are_sent_to_optimize(tmp_path, seed):
     dg = run(build(str(tmp_path / "c.anki2"), seed, preset=FAR_OFF))
     [params] = dg.by_id("parameters")
-    assert params.verdict == "suggestion" and params.evidence["gain_ci"][0] > 0, params
+    assert params.verdict == "suggestion" and params.evidence.to_dict()["gain_ci"][0] > 0, params
     assert "Optimize" in params.action
     [action] = params.actions  # Deck Options of the deck that uses the preset
     assert action.kind == "deck-options" and action.preset == "Main preset" and action.deck_id > 1
@@ -173,7 +173,7 @@ def test_every_finding_has_the_promised_shape(tmp_path):
         assert f.verdict in VERDICTS and f.summary and f.scope
         assert f.verdict == "ok" or f.verdict == "not-enough-data" or f.action, f
         if f.verdict in ("problem", "suggestion") and f.id not in ("anki-health-check", "parameters"):
-            text = json.dumps(f.evidence)
+            text = json.dumps(f.evidence.to_dict())
             intervals = "_ci" in text or ('"low"' in text and '"high"' in text)
             assert "reviews" in text and intervals, f  # numbers with intervals and counts
 

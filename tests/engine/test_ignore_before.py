@@ -75,42 +75,49 @@ def _change_day(data) -> dt.date:
 
 def test_a_changed_learner_is_told_a_date_near_the_change(found):
     told = [(f, data) for f, data, _ in found["changed"] if f.verdict == "suggestion"]
-    print("changed:", [(f.evidence["cutoff"], str(_change_day(d))) for f, d in told])
+    print("changed:", [(f.evidence.to_dict()["cutoff"], str(_change_day(d))) for f, d in told])
     assert len(told) == len(found["changed"])
     for f, data in told:
-        cutoff = dt.date.fromisoformat(f.evidence["cutoff"])
+        cutoff = dt.date.fromisoformat(f.evidence.to_dict()["cutoff"])
         assert abs((cutoff - _change_day(data)).days) <= 30
-        assert f"Ignore cards reviewed before: {f.evidence['cutoff']}" in f.action
+        assert f"Ignore cards reviewed before: {f.evidence.to_dict()['cutoff']}" in f.action
         assert f.actions and f.actions[0].kind == "deck-options"
-        best = next(c for c in f.evidence["candidates"] if c["cutoff"] == f.evidence["cutoff"])
+        best = next(c for c in f.evidence.to_dict()["candidates"] if c["cutoff"] == f.evidence.to_dict()["cutoff"])
         assert best["gain_ci"][0] > 0 and best["gain"] >= 0.002
         if best["why"] != "answers-changed":  # where the answers changed is told when it helps; else the best
-            assert best["gain"] == max(c["gain"] for c in f.evidence["candidates"])
+            assert best["gain"] == max(c["gain"] for c in f.evidence.to_dict()["candidates"])
 
 
 @pytest.mark.parametrize("name", ["honest", "misfit", "mild"])
 def test_no_suggestion_where_old_reviews_do_not_mislead(found, name):
     verdicts = [f.verdict for f, _, _ in found[name]]
-    print(name, verdicts, [[round(c["gain"], 4) for c in f.evidence["candidates"]] for f, _, _ in found[name]])
+    print(
+        name, verdicts, [[round(c["gain"], 4) for c in f.evidence.to_dict()["candidates"]] for f, _, _ in found[name]]
+    )
     assert verdicts == ["ok"] * len(verdicts)
     for f, _, _ in found[name]:
-        assert f.evidence["cutoff"] is None and "Keep all your reviews" in f.summary
-        assert all(c["gain_ci"][0] <= 0 or c["gain"] < 0.002 for c in f.evidence["candidates"])
+        assert f.evidence.to_dict()["cutoff"] is None and "Keep all your reviews" in f.summary
+        assert all(c["gain_ci"][0] <= 0 or c["gain"] < 0.002 for c in f.evidence.to_dict()["candidates"])
 
 
 def test_a_new_desired_retention_alone_is_rarely_a_reason(found):
     told = [f for f, _, _ in found["retention"] if f.verdict == "suggestion"]
     print(
         "retention:",
-        [[(c["why"], round(c["gain"], 4)) for c in f.evidence["candidates"]] for f, _, _ in found["retention"]],
+        [
+            [(c["why"], round(c["gain"], 4)) for c in f.evidence.to_dict()["candidates"]]
+            for f, _, _ in found["retention"]
+        ],
     )
     assert len(told) <= 1
-    assert any(c["why"] == "answers-changed" for f, _, _ in found["retention"] for c in f.evidence["candidates"])
+    assert any(
+        c["why"] == "answers-changed" for f, _, _ in found["retention"] for c in f.evidence.to_dict()["candidates"]
+    )
 
 
 def test_the_evidence(found):
     for f, _, _ in [x for rows in found.values() for x in rows]:
-        e = f.evidence
+        e = f.evidence.to_dict()
         assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", e["split"])
         assert e["test_reviews"] >= 1000 and e["train_reviews"] >= 1000
         k = len(e["candidates"])
@@ -138,7 +145,7 @@ def test_a_date_keeps_the_cards_anki_keeps(found):
         data = read_collection(col, None)
         win = window(data, 1000)
         conf = next(c for c in col.decks.all_config() if c["name"] == "Main preset")
-        for c in finding.evidence["candidates"]:
+        for c in finding.evidence.to_dict()["candidates"]:
             cutoff_ms = int(dt.datetime.fromisoformat(c["cutoff"]).replace(tzinfo=dt.UTC).timestamp() * 1000)
             assert cutoff_ms % DAY_MS == 0
             ours = win.kept(cutoff_ms).size + _kept_tested(win, cutoff_ms)
@@ -201,6 +208,6 @@ def test_a_preset_that_ignores_old_cards_already(found, tmp_path):
     finally:
         col.close(downgrade=False)
     f, _, _ = _diagnose(path)
-    e = f.evidence
+    e = f.evidence.to_dict()
     assert e["train_reviews"] + e["test_reviews"] == anki_items
     assert all(c["cutoff"] > date.isoformat() for c in e.get("candidates", []))

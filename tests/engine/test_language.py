@@ -146,9 +146,11 @@ def test_a_range_and_a_name_keep_their_direction_in_right_to_left():
     low, high = fmt.percent(0.014), fmt.percent(0.333)
     assert fmt.interval(0.014, 0.333, "percent") == "\u2066" + low + "–" + high + "\u2069"  # never "33.3%–1.4%"
     assert low.startswith("\u2066") and low.endswith("\u2069")  # the sign on one side, alone or in a range
-    assert fmt.name("Kanji") == "\u2068Kanji\u2069"
+    assert fmt.name("Kanji") == "\u2066Kanji\u2069"  # its own direction, decided from its first letter
+    assert fmt.name("Medicine (FSRS-4.5)") == "\u2066Medicine (FSRS-4.5)\u2069"
+    assert fmt.name("(עברית) x") == "\u2067(עברית) x\u2069" and fmt.name("12") == "\u206812\u2069"
     lang.use("en")
-    assert fmt.name("Kanji") == "Kanji" and fmt.name("עברית") == "\u2068עברית\u2069"
+    assert fmt.name("Kanji") == "Kanji" and fmt.name("עברית") == "\u2067עברית\u2069"
 
 
 def test_the_pseudo_language_wraps_lengthens_and_keeps_fields():

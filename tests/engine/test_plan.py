@@ -1,7 +1,7 @@
 """The plan (metrics/jobs/diagnose/plan.py) and the findings it rests on, on simulated learners whose true memory
 is known, in the usual case too: presets holding parameters Anki's optimizer trained on the learner's own
 reviews, which Anki had been scheduling with (tests/support/optimized.py). The counts asserted here are the
-rates README states (misses and false alarms).
+rates docs/diagnosis.md states (misses and false alarms).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def optimized(tmp_path_factory) -> dict[str, list]:
 
 
 def test_hard_misuse_under_optimized_parameters_is_found_or_undecided_never_ok(optimized):
-    # README: Hard on 60% of forgotten cards, preset optimized on those reviews: 2 of 3 found, 1 "cannot tell",
+    # docs/diagnosis.md: Hard on 60% of forgotten cards, preset optimized on those reviews: 2 of 3 found, 1 unsure,
     # none "looks honest"; the plan's first step is the answer buttons where found.
     said = [verdict(dg, "hard-misuse") for dg in optimized["hard"]]
     assert "ok" not in said and said.count("problem") >= 2, said
@@ -77,7 +77,7 @@ def test_again_misuse_absorbed_by_the_optimizer_is_found(optimized):
         assert verdict(dg, "again-misuse") == "suggestion"
         assert steps(dg)[0] == "answer-buttons"
         [retention] = dg.by_id("retention")
-        assert retention.evidence["cause"] == "floor"
+        assert retention.evidence.to_dict()["cause"] == "floor"
 
 
 def test_an_honest_learner_with_an_optimized_preset_gets_no_alarm(optimized):
@@ -97,7 +97,7 @@ def test_an_honest_learner_on_the_true_parameters_gets_a_plan_with_no_step(tmp_p
     assert steps(dg) == [] and [p.to_dict()["steps"] for p in dg.plan] == [[]]
     assert [n.kind for n in plan.notes] == (["check-habits"] if undecided else [])
     if undecided:
-        assert dg.first_line.startswith("No setting to change") and "check yourself" in plan.notes[0].text
+        assert dg.first_line.startswith("No setting to change") and "watch yourself for a week" in plan.notes[0].text
     else:
         assert dg.first_line.startswith("Nothing to change")
     assert dg.to_dict()["plan"][0] == {
@@ -138,7 +138,7 @@ def shared_preset(path: str, seed: int, other_factor: float | None) -> str:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_deck_of_other_material_sharing_a_preset_gets_a_split_step(tmp_path, seed):
-    # README: 3 of 3 given a split step (like with like: both trained before the same day), 0 of 3 for a deck
+    # docs/diagnosis.md: 3 of 3 given a split step (like with like: both trained before the same day), 0 of 3 for a deck
     # of the same material.
     path = shared_preset(str(tmp_path / "other.anki2"), seed, 0.3)
     dg = diagnosis(path)

@@ -38,18 +38,18 @@ def test_problems_then_suggestions_by_reviews_affected(tmp_path):
         if f.verdict not in (Verdict.PROBLEM, Verdict.SUGGESTION):
             assert f.reviews_affected == 0, f
         elif f.id == "hard-misuse":
-            assert f.reviews_affected == f.evidence["after_hard"]["reviews"]
+            assert f.reviews_affected == f.evidence.to_dict()["after_hard"]["reviews"]
         elif f.id == "again-misuse":
-            assert f.reviews_affected == f.evidence["after_again"]["reviews"]
+            assert f.reviews_affected == f.evidence.to_dict()["after_again"]["reviews"]
         elif f.id in ("retention", "parameters"):
-            assert f.reviews_affected == f.evidence["reviews"]
+            assert f.reviews_affected == f.evidence.to_dict()["reviews"]
         assert f.reviews_affected <= dg.reviews
     assert sum(dg.count(v) for v in Verdict) == len(found)
 
 
 def test_counts_in_words_with_plurals():
-    assert counts.checks_behind(1) == "1 check that found something"
-    assert counts.checks_behind(6) == "6 checks that found something"
+    assert counts.checks_behind(1) == "The 1 check behind the steps and notes"
+    assert counts.checks_behind(6) == "The 6 checks behind the steps and notes"
     assert counts.checks_passed(1) == "1 check passed"
     assert counts.checks_passed(7) == "7 checks passed"
     assert counts.checks_passed(1200) == "1,200 checks passed"

@@ -61,7 +61,7 @@ def test_what_changed_since_the_last_diagnosis(tmp_path, planted):
             path = build(str(tmp_path / f"{case}{seed}.anki2"), seed, preset=preset, planted_share=planted)
             found = _since(path, old)
             f = found[0]
-            assert f.evidence["reviews"] >= 100 and len(f.evidence["gain_ci"]) == 2
+            assert f.evidence.to_dict()["reviews"] >= 100 and len(f.evidence.to_dict()["gain_ci"]) == 2
             said[case].append(_verdict(found))
     print(planted, said)
     assert said["to truth"] == ["helped"] * len(SEEDS)

@@ -42,7 +42,7 @@ def _said(path: str, old_dr: float = OLD, days_before_end: int = DAYS - CHANGE, 
         assert now.snapshot is not None
         last = replace(now.snapshot, through_ms=through, desired_retention={PRESET: old_dr}, date="2026-01-01")
         found = diagnose(data, last=last).findings
-        return [f for f in found if f.id == "since-last" and "desired" in f.evidence]
+        return [f for f in found if f.id == "since-last" and "desired" in f.evidence.to_dict()]
     finally:
         col.close(downgrade=False)
 
@@ -77,8 +77,8 @@ def test_a_learner_fsrs_overrates_is_told_the_target_is_missed(tmp_path):
         said.append(_word(found))
         if said[-1] == "below":
             (f,) = found
-            assert f.verdict is Verdict.SUGGESTION and f.evidence["measured_ci"][1] < 0.9
-            assert f"{f.evidence['reviews']:,} reviews scheduled since then" in f.summary
+            assert f.verdict is Verdict.SUGGESTION and f.evidence.to_dict()["measured_ci"][1] < 0.9
+            assert f"{f.evidence.to_dict()['reviews']:,} reviews scheduled since then" in f.summary
     assert said.count("below") == len(SEEDS), said  # no miss
 
 

@@ -5,8 +5,8 @@ would), the plan is made on that collection with Anki's own trainer, and from th
 those 150 days: |R_sched - R_true| (the "gap" between what the scheduler predicts and the true recall), the true
 recall against the desired retention, reviews per day; for a split each deck's gap, for the listed cards their own.
 
-The numbers in the comments are an exploratory run of scripts/loop_explore.py (3 seeds per learner, README's table);
-the assertions hold for the seeds run here.
+The numbers in the comments are an exploratory run of scripts/loop_explore.py (3 seeds per learner: the table of
+docs/diagnosis.md); the assertions hold for the seeds run here.
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def test_a_deck_of_other_material_is_split_off_once_and_both_decks_gain(loop, se
         assert gap(r, "plan", deck) <= 0.7 * gap(r, "nothing", deck)
 
 
-@pytest.mark.xfail(strict=True, reason="a miss, said in README: seed 2's decks do not pass the split test")
+@pytest.mark.xfail(strict=True, reason="a miss, said in docs/diagnosis.md: seed 2's decks do not pass the split test")
 def test_a_deck_of_other_material_is_split_off_in_every_seed(loop):
     assert "split-preset" in actions(loop("subdeck", 2))  # gap stays 0.031 (Main 0.043, Other 0.028)
 
@@ -162,7 +162,9 @@ def test_misleading_old_reviews_are_ignored_and_true_recall_meets_the_target(loo
     assert per_day(r, "plan") < per_day(r, "nothing")
 
 
-@pytest.mark.xfail(strict=True, reason="a limit, said in README: answers honest for half a year still get the step")
+@pytest.mark.xfail(
+    strict=True, reason="a limit, said in docs/diagnosis.md: answers honest for half a year still get the step"
+)
 def test_a_learner_honest_for_half_a_year_is_not_told_to_change_the_buttons(loop):
     assert "answer-buttons" not in actions(loop("old-habits", 1))  # the misuse check reads the whole history
 

@@ -121,15 +121,15 @@ def summarize(dg: Any) -> dict[str, Any]:
         key = f.id if f.scope.kind != "deck" else f"{f.id}[{f.scope.name}]"
         said = f.verdict.value
         if f.id == "retention":
-            said += f"/{f.evidence.get('cause')}"
+            said += f"/{f.evidence.to_dict().get('cause')}"
         if f.id == "desired-retention":
-            said += f" trusted={f.evidence.get('trusted_range')}"
+            said += f" trusted={f.evidence.to_dict().get('trusted_range')}"
             if f.verdict.value == "suggestion":
-                said += " [" + " ".join(_candidate(c) for c in f.evidence.get("candidates", [])) + "]"
-        if f.id == "ignore-before" and f.evidence.get("cutoff"):
-            said += f" cutoff={f.evidence['cutoff']}"
-        if f.id == "cards" and f.evidence.get("cards_listed"):
-            said += f" listed={f.evidence['cards_listed']}"
+                said += " [" + " ".join(_candidate(c) for c in f.evidence.to_dict().get("candidates", [])) + "]"
+        if f.id == "ignore-before" and f.evidence.to_dict().get("cutoff"):
+            said += f" cutoff={f.evidence.to_dict()['cutoff']}"
+        if f.id == "cards" and f.evidence.to_dict().get("cards_listed"):
+            said += f" listed={f.evidence.to_dict()['cards_listed']}"
         verdicts[key] = said
     return {"steps": steps, "verdicts": verdicts, "contradictions": contradictions(dg)}
 
@@ -234,7 +234,7 @@ def do_step(w: World, d: Diagnosed, v: Variant, doing: Doing, p: Any, i: int) ->
     elif step.action == "split-preset":
         doing.optimize += _split(w, p.preset, step.target, doing.done)
     elif step.action == "ignore-before":
-        cutoff = step.findings[0].evidence["cutoff"]
+        cutoff = step.findings[0].evidence.to_dict()["cutoff"]
         w.presets[p.preset].ignore_before = day_of(d.written.cutoff, d.written.today, cutoff)
         doing.optimize.append(p.preset)
         doing.done.append(f"ignore before {cutoff} (day {w.presets[p.preset].ignore_before})")
@@ -246,8 +246,8 @@ def do_step(w: World, d: Diagnosed, v: Variant, doing: Doing, p: Any, i: int) ->
 
 
 def _later(steps: list[Any], i: int) -> bool:
-    """Whether the plan's optimize step (at i) waits for new habits: no finding of its own, only buttons before."""
-    return not steps[i].findings and i > 0 and all(s.action == "answer-buttons" for s in steps[:i])
+    """Whether the plan's optimize step (at i) waits for new habits: a step for later has no button now."""
+    return steps[i].action == "optimize" and steps[i].button is None
 
 
 def _split(w: World, preset: str, deck: str, done: list[str]) -> list[str]:

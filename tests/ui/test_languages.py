@@ -1,7 +1,7 @@
 """The dialog in the learner's language, in the real Anki window: no text escapes the catalog (the
 pseudo-language wraps every message in ⟦ ⟧ and lengthens it by a third), no control is clipped, and Japanese,
-German and Arabic (right to left) are shown on a 1366×768 laptop at 100% and 150% (screenshots in
-build/screenshots/languages/)."""
+German, Arabic and Hebrew (right to left) and Vietnamese are shown on a 1366×768 laptop at 100% and 150%, each tab
+also at 800×500 (screenshots in build/screenshots/languages/; any other language: scripts/language_shots.py)."""
 
 from __future__ import annotations
 
@@ -95,11 +95,14 @@ def test_no_text_escapes_the_catalog(sample, tmp_path, scale):
         assert escaped(check["texts"], ran["names"]) == [], check["tab"]
 
 
-@pytest.mark.parametrize("language", ["ja_JP", "de_DE", "ar_SA"])
+RIGHT_TO_LEFT = ("ar_SA", "he_IL")
+
+
+@pytest.mark.parametrize("language", ["ja_JP", "de_DE", "ar_SA", "he_IL", "vi_VN"])
 @pytest.mark.parametrize("scale", ["1", "1.5"])
-def test_the_dialog_in_japanese_german_and_arabic(sample, tmp_path, language, scale):
+def test_the_dialog_in_japanese_german_arabic_hebrew_and_vietnamese(sample, tmp_path, language, scale):
     ran = run_in(language, scale, sample, tmp_path)
-    assert ran["direction"] == ("right-to-left" if language == "ar_SA" else "left-to-right")
+    assert ran["direction"] == ("right-to-left" if language in RIGHT_TO_LEFT else "left-to-right")
     for check in ran["checks"]:
-        if language != "de_DE":  # German is written in Latin letters: its completeness is the catalog's test
+        if language not in ("de_DE", "vi_VN"):  # written in Latin letters: their completeness is the catalog's test
             assert english_runs(check["texts"], ran["names"]) == [], check["tab"]

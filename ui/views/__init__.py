@@ -6,13 +6,16 @@ the others show."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aqt.qt import QTabWidget, QVBoxLayout, QWidget
 
 from ...metrics.explain.lang import _
 from ..turns import NEXT_TURN_MS, later
 from ..widgets import View
+
+if TYPE_CHECKING:
+    from ...metrics.jobs.evaluate import Evaluation
 
 __all__ = ["NEXT_TURN_MS", "Tabs", "Views"]
 
@@ -44,7 +47,7 @@ class Views:
         self.tabs.setUsesScrollButtons(True)
         self.built: dict[str, View] = {name: makers[name][1]() for name in first}
         self._pages: dict[str, QWidget] = {}
-        self.evaluation: Any = None
+        self.evaluation: Evaluation | None = None
         self.message = ""
         self.stale = False
         self.running = False
@@ -92,7 +95,7 @@ class Views:
         if len(waiting) > 1:
             later(self.tabs, NEXT_TURN_MS, self._build_next)
 
-    def show_evaluation(self, ev: Any) -> None:
+    def show_evaluation(self, ev: Evaluation) -> None:
         """Show an engine Evaluation in every view."""
         self.evaluation, self.message = ev, ""
         for view in self.all():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aqt.qt import (
     QColor,
@@ -26,6 +26,9 @@ from ..chart import MODEL_COLORS, ChartWidget
 from ..text import label, tooltip
 from ..turns import on
 from ..widgets import NumberItem, View, combo, fit_rows, page, set_row, table
+
+if TYPE_CHECKING:
+    from ...metrics.jobs.compare import Comparison
 
 COMPARE_HELP = N_(
     "Scores several models on the same reviews: the ones a time-series split tests (every review after the "
@@ -71,7 +74,7 @@ class CompareView(View):
 
     def __init__(self, run_compare: Callable[[], None], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.comparison: Any = None
+        self.comparison: Comparison | None = None
         inner = QWidget()
         layout = QVBoxLayout(inner)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -129,7 +132,7 @@ class CompareView(View):
         layout.addWidget(self.splitter, 1)
         page(self, inner, 560, 400)
 
-    def show_comparison(self, cmp: Any) -> None:
+    def show_comparison(self, cmp: Comparison) -> None:
         """Show an engine Comparison."""
         from ...metrics.report.advice import comparison_advice
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aqt.qt import Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
@@ -11,6 +11,9 @@ from ...metrics.explain import formatting as fmt
 from ...metrics.explain.lang import N_, _
 from ..text import label, tooltip
 from ..widgets import NumberItem, View, page, set_row, table
+
+if TYPE_CHECKING:
+    from ...metrics.jobs.evaluate import Evaluation
 
 HEADERS = [
     N_("Deck"),
@@ -54,7 +57,7 @@ class DecksView(View):
         layout.addWidget(self.table, 1)
         page(self, inner, 480, 240)
 
-    def show_evaluation(self, ev: Any) -> None:
+    def show_evaluation(self, ev: Evaluation) -> None:
         t = self.table
         t.setSortingEnabled(False)
         t.setRowCount(len(ev.decks))

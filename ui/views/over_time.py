@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aqt.qt import QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
@@ -12,6 +12,9 @@ from ...metrics.explain.lang import N_, _, text
 from ..chart import ChartWidget
 from ..text import label
 from ..widgets import NumberItem, View, page, set_row, table
+
+if TYPE_CHECKING:
+    from ...metrics.jobs.evaluate import Evaluation
 
 HEADERS = [N_("Month"), N_("Reviews"), N_("Predicted"), N_("Measured"), N_("Log loss"), N_("RMSE (bins)")]
 TIPS = [
@@ -61,9 +64,9 @@ class OverTimeView(View):
         layout.addWidget(splitter, 1)
         page(self, inner, 480, 330)
 
-    def show_evaluation(self, ev: Any) -> None:
+    def show_evaluation(self, ev: Evaluation) -> None:
         months = list(ev.over_time)
-        bins = [_MonthBin(m.month, m.month, m.reviews, m.predicted, m.measured) for m in months]
+        bins = [_MonthBin(fmt.month(m.month), fmt.month(m.month), m.reviews, m.predicted, m.measured) for m in months]
         if bins:
             self.chart.show_feature(bins, "month")
         else:
@@ -72,8 +75,8 @@ class OverTimeView(View):
         t.setSortingEnabled(False)
         t.setRowCount(len(months))
         for r, m in enumerate(months):
-            cells = [
-                QTableWidgetItem(m.month),
+            cells: list[QTableWidgetItem] = [
+                NumberItem(_month_order(m.month), fmt.month(m.month)),  # sorts by date, shown the language's way
                 NumberItem(m.reviews, fmt.count(m.reviews)),
                 NumberItem(m.predicted, fmt.percent(m.predicted)),
                 NumberItem(m.measured, fmt.percent(m.measured)),
@@ -86,3 +89,9 @@ class OverTimeView(View):
     def clear(self, text: str) -> None:
         self.chart.clear(_("No results."))
         self.table.setRowCount(0)
+
+
+def _month_order(month: str) -> float | None:
+    """Return a month ("2025-02") as a number that sorts in time (None when it is not one)."""
+    year, _sep, number = month.partition("-")
+    return int(year) * 12 + int(number) if year.isdigit() and number.isdigit() else None

@@ -5,7 +5,7 @@ chart). Formats the engine's plan (metrics/jobs/diagnose/plan.py); computes noth
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aqt.qt import QFrame, QHBoxLayout, QPushButton, Qt, QToolButton, QVBoxLayout, QWidget
 
@@ -18,7 +18,12 @@ from ...metrics.report.plan_view import Block, Numbered
 from ..anki_screens import ACTION_LABELS
 from ..text import label, rich, set_markup, set_plain, tooltip
 from ..turns import on
+from ..widgets import fold_arrow
 from .retention_chart import RetentionChart
+
+if TYPE_CHECKING:
+    from ...metrics.jobs.diagnose.finding import Finding
+    from ...metrics.jobs.diagnose.plan import Step
 
 Act = Callable[[AnkiAction], None]
 
@@ -37,7 +42,7 @@ class Why(QWidget):
         self.toggle.setCheckable(True)
         self.toggle.setAutoRaise(True)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggle.setArrowType(fold_arrow(False))
         self.toggle.toggled.connect(self._fold_toggled)  # toggled(bool): whether it is open
         self.setVisible(False)  # nothing to show (and no space taken) until opened
 
@@ -49,14 +54,14 @@ class Why(QWidget):
             assert layout is not None
             layout.addWidget(self.body)
         self.body.setVisible(shown)
-        self.toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        self.toggle.setArrowType(fold_arrow(shown))
 
 
 class StepCard(QFrame):
     """One step: its number and sentence, the button that does it in Anki (none when the step before opened the same
     screen: then it says so), and Why?."""
 
-    def __init__(self, shown: Numbered, act: Act, findings_html: Callable[[list[Any]], str]) -> None:
+    def __init__(self, shown: Numbered, act: Act, findings_html: Callable[[list[Finding]], str]) -> None:
         super().__init__()
         step = self.step = shown.step
         self.setFrameShape(QFrame.Shape.StyledPanel)
@@ -80,14 +85,14 @@ class StepCard(QFrame):
             button.setEnabled(enabled)
 
 
-def _evidence(step: Any, findings_html: Callable[[list[Any]], str]) -> QWidget:
+def _evidence(step: Step, findings_html: Callable[[list[Finding]], str]) -> QWidget:
     """Return the evidence of a step: its findings (sentence, numbers, why) and, for desired retention, the chart."""
     box = QWidget()
     layout = QVBoxLayout(box)
     layout.setContentsMargins(12, 0, 0, 0)
     for f in step.findings:
         if f.id is FindingId.DESIRED_RETENTION:
-            layout.addWidget(RetentionChart(f.evidence))
+            layout.addWidget(RetentionChart(f.evidence.to_dict()))  # as --json writes it
     words_shown = label(selectable=True)
     if step.findings:
         set_markup(words_shown, findings_html(list(step.findings)))
@@ -101,7 +106,7 @@ def _evidence(step: Any, findings_html: Callable[[list[Any]], str]) -> QWidget:
 class PresetBox(QFrame):
     """A block of the plan: its preset (or the presets that share it) and reviews, then its steps and its notes."""
 
-    def __init__(self, block: Block, act: Act, findings_html: Callable[[list[Any]], str]) -> None:
+    def __init__(self, block: Block, act: Act, findings_html: Callable[[list[Finding]], str]) -> None:
         super().__init__()
         self.setFrameShape(QFrame.Shape.NoFrame)
         layout = QVBoxLayout(self)
@@ -128,7 +133,7 @@ class FindingCard(QFrame):
     """One finding behind the plan: its words (why in the tooltip), and one button per action (Anki's own
     screens, or an evaluation of its cards here)."""
 
-    def __init__(self, finding: Any, act: Act, html: str) -> None:
+    def __init__(self, finding: Finding, act: Act, html: str) -> None:
         super().__init__()
         self.finding = finding
         self.anki_actions = list(finding.actions)

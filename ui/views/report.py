@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from aqt.qt import QFontDatabase, QPlainTextEdit, QVBoxLayout, QWidget
+from aqt.qt import QFontDatabase, QPlainTextEdit, Qt, QTextOption, QVBoxLayout, QWidget
 
-from ...metrics.explain.lang import N_
+from ...metrics.explain.lang import N_, current
 from ..widgets import View
+
+if TYPE_CHECKING:
+    from ...metrics.jobs.evaluate import Evaluation
 
 
 class ReportView(View):
@@ -23,9 +26,15 @@ class ReportView(View):
         self.text.setReadOnly(True)
         # the report's tables (calibration, decks, bins, months) line up in columns: a fixed-pitch font
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        document = self.text.document()
+        if current().right_to_left and document is not None:  # every line right to left, whatever its first word
+            option = QTextOption(document.defaultTextOption())
+            option.setTextDirection(Qt.LayoutDirection.RightToLeft)
+            option.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignAbsolute)
+            document.setDefaultTextOption(option)
         layout.addWidget(self.text)
 
-    def show_evaluation(self, ev: Any) -> None:
+    def show_evaluation(self, ev: Evaluation) -> None:
         from ...metrics.report.text import format_report
 
         self.text.setPlainText(format_report(ev))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aqt.qt import QHBoxLayout, QLabel, QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
@@ -11,6 +11,9 @@ from ...metrics.explain.lang import N_, _, text
 from ..chart import ChartWidget
 from ..text import label, set_plain, set_rich, tooltip
 from ..widgets import NumberItem, View, page, table
+
+if TYPE_CHECKING:
+    from ...metrics.jobs.evaluate import Evaluation
 
 HELP = {
     "reviews": N_(
@@ -74,7 +77,7 @@ class ResultsView(View):
         layout.addWidget(self.splitter, 1)
         page(self, inner, 480, 330)
 
-    def show_evaluation(self, ev: Any) -> None:
+    def show_evaluation(self, ev: Evaluation) -> None:
         from ...metrics.explain.advice import auc_verdict
 
         o = ev.overall

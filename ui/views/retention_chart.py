@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aqt.qt import QColor, QPainter, QPen, QPointF, QRectF, QSize, Qt, QWidget
+from aqt.qt import QColor, QPainter, QPaintEvent, QPen, QPointF, QRectF, QSize, Qt, QWidget
 
 from ...metrics.explain import desired as words
 from ...metrics.explain import formatting as fmt
@@ -58,7 +58,7 @@ class RetentionChart(QWidget):
     def _y(self, gap: float, plot: QRectF) -> float:
         return plot.center().y() - gap / self.span * plot.height() / 2
 
-    def paintEvent(self, _event: Any) -> None:  # noqa: N802 (Qt name)
+    def paintEvent(self, _event: QPaintEvent | None) -> None:  # noqa: N802 (Qt name)
         left, top, right, bottom = MARGIN
         plot = QRectF(left, top, max(1, self.width() - left - right), max(1, self.height() - top - bottom))
         p = QPainter(self)

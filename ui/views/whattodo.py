@@ -4,7 +4,7 @@ behind it, folded."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aqt.qt import QHBoxLayout, QPushButton, Qt, QToolButton, QVBoxLayout, QWidget
 
@@ -17,11 +17,12 @@ from ...metrics.kinds import AnkiAction, FindingId, Scope, Verdict
 from ...metrics.report.plan_view import Block, plan_view
 from ..text import label, rich, set_markup, set_plain, tooltip
 from ..turns import later, on
-from ..widgets import View, scrolling
+from ..widgets import View, fold_arrow, scrolling
 from .plan_cards import FindingCard, PresetBox, StepCard
 
 if TYPE_CHECKING:
     from ...metrics.jobs.diagnose import Diagnosis
+    from ...metrics.jobs.diagnose.finding import Finding
 
 CARDS_PER_TURN = 4  # cards added per turn of the event loop
 NEXT_TURN_MS = 1
@@ -42,7 +43,7 @@ def _scope(scope: Scope) -> str:
     return words.shown_scope(scope)
 
 
-def findings_html(findings: list[Any], with_why: bool = True) -> str:
+def findings_html(findings: list[Finding], with_why: bool = True) -> str:
     """Return the findings as HTML: a coloured verdict, the sentence, what to do, why (unless not `with_why`);
     every text escaped (a deck's name is text)."""
     parts = []
@@ -75,14 +76,14 @@ class Fold(QWidget):
         self.toggle = QToolButton()
         self.toggle.setCheckable(True)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggle.setArrowType(fold_arrow(False))
         self.body = label("")
         self.body.setVisible(False)
         self.toggle.toggled.connect(self._fold_toggled)  # toggled(bool): whether it is open
         layout.addWidget(self.toggle)
         layout.addWidget(self.body)
 
-    def fill(self, title: str, findings: list[Any]) -> None:
+    def fill(self, title: str, findings: list[Finding]) -> None:
         """Show `title` (hidden when there are no findings), the findings behind it when opened."""
         self.setVisible(bool(findings))
         self.toggle.setText(title)
@@ -90,7 +91,7 @@ class Fold(QWidget):
 
     def _fold_toggled(self, shown: bool) -> None:
         self.body.setVisible(shown)
-        self.toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        self.toggle.setArrowType(fold_arrow(shown))
 
 
 class CardsFold(Fold):
@@ -99,11 +100,11 @@ class CardsFold(Fold):
     def __init__(self, act: Callable[[AnkiAction], None]) -> None:
         super().__init__()
         self.act = act
-        self.findings: list[Any] = []
+        self.findings: list[Finding] = []
         self.cards: list[FindingCard] = []
         self.enabled = True
 
-    def fill(self, title: str, findings: list[Any]) -> None:
+    def fill(self, title: str, findings: list[Finding]) -> None:
         self.setVisible(bool(findings))
         self.toggle.setText(title)
         self.findings = findings
@@ -123,7 +124,7 @@ class CardsFold(Fold):
                 self.cards.append(card)
         for card in self.cards:
             card.setVisible(shown)
-        self.toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+        self.toggle.setArrowType(fold_arrow(shown))
 
     def set_enabled(self, enabled: bool) -> None:
         self.enabled = enabled
@@ -260,7 +261,7 @@ class WhatToDoView(View):
         self.notes.setVisible(False)
 
 
-def _plain(f: Any) -> str:
+def _plain(f: Finding) -> str:
     head = text(
         "[{verdict}] {title} — {scope}: {summary}",
         verdict=_(LABELS[f.verdict]),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aqt.qt import QColor, QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
@@ -13,6 +13,9 @@ from ..chart import DAYS, ChartWidget
 from ..text import label, set_plain, tooltip
 from ..turns import on
 from ..widgets import NumberItem, View, combo, page, table
+
+if TYPE_CHECKING:
+    from ...metrics.jobs.evaluate import Evaluation
 
 FEATURES = list(FEATURE_TITLES.items())  # (key, title): the titles translated where the choice is made
 HEADERS = [N_("Bin"), N_("Reviews"), N_("Predicted"), N_("Measured"), N_("95% interval"), N_("Off by")]
@@ -38,7 +41,7 @@ class WhereView(View):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.evaluation: Any = None
+        self.evaluation: Evaluation | None = None
         inner = QWidget()
         layout = QVBoxLayout(inner)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -57,7 +60,7 @@ class WhereView(View):
         layout.addWidget(self.splitter, 1)
         page(self, inner, 480, 330)
 
-    def show_evaluation(self, ev: Any) -> None:
+    def show_evaluation(self, ev: Evaluation) -> None:
         from ...metrics.explain.where import summary
         from ...metrics.score.where import MIN_REVIEWS
 

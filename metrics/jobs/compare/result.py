@@ -4,7 +4,6 @@ compared reviews with every model's predictions. Numbers only: explain/ words th
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 import numpy as np
 
@@ -54,7 +53,7 @@ class Comparison:
     fold_params: list[list[float]] = field(default_factory=list)
     compared: ComparedReviews | None = field(default=None, repr=False)  # with keep_predictions only
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """Return the numbers of `fsrs-calibration compare --json` (the command adds the advice's words)."""
         models = {}
         for name, m in self.models.items():

@@ -11,8 +11,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from ...kinds import AnkiAction, Browse, DeckOptions, Evaluate, FindingId, ScopeKind
+from ...kinds import AnkiAction, Browse, DeckOptions, Evaluate, ScopeKind
 from .context import Context
+from .decks import DecksEvidence
 from .finding import Finding
 
 
@@ -30,13 +31,10 @@ def _actions(ctx: Context, finding: Finding) -> list[AnkiAction]:
             return []
         preset = ctx.preset_name(ctx.data.deck_preset.get(scope.id, 0))
         return [DeckOptions(preset, scope.id, scope.name), Evaluate.deck(scope.id, scope.name)]
-    if finding.id is FindingId.DECKS:
-        ids = {name: did for did, name in ctx.data.deck_names.items()}
+    if isinstance(finding.evidence, DecksEvidence):  # the decks off beyond chance: each in the Browser, evaluated
         out: list[AnkiAction] = []
-        for deck in finding.evidence.get("decks_off", []):
-            did = ids.get(deck["deck"])
-            if did is not None:
-                out += [Browse.deck(did, deck["deck"]), Evaluate.deck(did, deck["deck"])]
+        for d in finding.evidence.decks_off:
+            out += [Browse.deck(d.deck_id, d.deck), Evaluate.deck(d.deck_id, d.deck)]
         return out
     return []
 

@@ -4,8 +4,7 @@ near_retention.py), and the range of candidates it can be trusted at, around the
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import Any
+from dataclasses import dataclass
 
 from ...explain import desired as words
 from ...explain import formatting as fmt
@@ -14,10 +13,22 @@ from ...kinds import FindingId
 from ...score.near_retention import MIN_REVIEWS as MIN_NEAR
 from ...score.near_retention import Calibration, Candidate, near_retention, trusted_range
 from .context import Context, PresetPart
+from .evidence import Evidence
 from .finding import MIN_REVIEWS, Finding, Verdict, too_few
 from .retention import DEFAULT_RETENTION
 
 ID = FindingId.DESIRED_RETENTION
+
+
+@dataclass(frozen=True)
+class RetentionCandidates(Evidence):
+    """The preset's reviews, its desired retention, each candidate's reviews predicted near it and how they went,
+    and the range of candidates FSRS can be trusted at around the preset's own (None: none)."""
+
+    reviews: int
+    desired: float
+    candidates: tuple[Candidate, ...]
+    trusted_range: tuple[float, float] | None
 
 
 def check(ctx: Context, part: PresetPart) -> list[Finding]:
@@ -29,12 +40,7 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     info = part.info
     desired = float(info.desired_retention) if info is not None and info.desired_retention else DEFAULT_RETENTION
     trusted = trusted_range(found, around=desired)
-    evidence: dict[str, Any] = {
-        "reviews": part.reviews,
-        "desired": desired,
-        "candidates": [_json(c) for c in found],
-        "trusted_range": list(trusted) if trusted else None,
-    }
+    evidence = RetentionCandidates(part.reviews, desired, tuple(found), trusted)
     judged = [c for c in found if c.verdict is not Calibration.NOT_ENOUGH_DATA]
     if not judged:
         said = words.TOO_FEW.fill(reviews=fmt.count(part.reviews), needed=fmt.count(MIN_NEAR))
@@ -57,12 +63,6 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         return [Finding.of(ID, Verdict.NOT_ENOUGH_DATA, part.scope, words.CANNOT_TELL_HERE.fill(**values), evidence)]
     said = words.OFF_HERE.fill(here=_off_at(here, words.HERE), **values)
     return [Finding.of(ID, Verdict.SUGGESTION, part.scope, said, evidence, affected=here.reviews)]
-
-
-def _json(c: Candidate) -> dict[str, Any]:
-    out = asdict(c)
-    out["verdict"] = str(c.verdict)
-    return {k: (None if isinstance(v, float) and v != v else v) for k, v in out.items()}  # NaN → null
 
 
 def _pct(r: float) -> str:

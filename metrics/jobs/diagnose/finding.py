@@ -8,6 +8,7 @@ from typing import Any
 from ...explain import findings as words
 from ...explain.findings import Words
 from ...kinds import AnkiAction, FindingId, Scope, Verdict
+from .evidence import Evidence, TooFew
 
 MIN_REVIEWS = 1000  # scored reviews below which no finding gives a verdict
 MIN_GROUP = 100  # reviews a group (previous answer, deck) needs before it is judged
@@ -26,7 +27,7 @@ class Finding:
     verdict: Verdict
     scope: Scope
     summary: str
-    evidence: dict[str, Any] = field(default_factory=dict)
+    evidence: Evidence = field(default_factory=Evidence)
     action: str = ""
     why: str = ""
     # What to do, as Anki's own screens (the dialog's buttons; --json writes them for scripts and other add-ons).
@@ -41,7 +42,7 @@ class Finding:
         verdict: Verdict,
         scope: Scope,
         said: Words,
-        evidence: dict[str, Any],
+        evidence: Evidence,
         actions: list[AnkiAction] | None = None,
         affected: int = 0,
     ) -> Finding:
@@ -56,7 +57,7 @@ class Finding:
             "verdict": str(self.verdict),
             "scope": self.scope.key,
             "summary": self.summary,
-            "evidence": self.evidence,
+            "evidence": self.evidence.to_dict(),
             "action": self.action,
             "why": self.why,
             "actions": [a.to_dict() for a in self.actions],
@@ -72,8 +73,9 @@ def rank(finding: Finding) -> tuple[bool, int, int]:
 
 def too_few(finding_id: FindingId, scope: Scope, reviews: int, needed: int) -> Finding:
     """Return the not-enough-data finding: `reviews` where at least `needed` are."""
-    evidence = {"reviews": reviews, "needed": needed}
-    return Finding.of(finding_id, Verdict.NOT_ENOUGH_DATA, scope, words.too_few(reviews, needed), evidence)
+    return Finding.of(
+        finding_id, Verdict.NOT_ENOUGH_DATA, scope, words.too_few(reviews, needed), TooFew(reviews, needed)
+    )
 
 
 def too_few_after(finding_id: FindingId, scope: Scope, group: int, reviews: int, enough: bool) -> Finding:

@@ -3,17 +3,37 @@ and against recall after Good; "ok" only with the power to see a misuse (misuse.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from ...explain import formatting as fmt
 from ...explain import misuse as words
 from ...explain.lang import text
 from ...kinds import FindingId
 from ...score.intervals import wilson
 from .context import Context, PresetPart
+from .evidence import ABSENT, Absent, Evidence
 from .finding import MIN_EFFECT, MIN_GROUP, Finding, Verdict, too_few_after
 from .misuse import Contrast, read_other_way
 from .scored import Gap, difference
 
 AGAIN, HARD, GOOD = 1, 2, 3
+
+
+@dataclass(frozen=True)
+class HardEvidence(Evidence):
+    """Recall after Hard and after Good against FSRS's predictions, their difference, the share of Hard among
+    successful answers; when judged, the smallest gap the check would find and how much one misused answer moves
+    the next prediction."""
+
+    after_hard: Gap
+    after_good: Gap
+    hard_minus_good: float
+    hard_minus_good_ci: tuple[float, float]
+    hard_share: float
+    hard_share_ci: tuple[float, float]
+    successful_reviews: int
+    detectable_gap: float | Absent = ABSENT
+    per_misused_answer: float | Absent = ABSENT
 
 
 def check(ctx: Context, part: PresetPart) -> list[Finding]:
@@ -24,15 +44,15 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     hard_presses = int((recalled & (s.rating == HARD)).sum())
     share_low, share_high = wilson(hard_presses, int(recalled.sum()))
     c = Contrast(*difference(after_hard, after_good))
-    evidence = {
-        "after_hard": after_hard.to_dict(),
-        "after_good": after_good.to_dict(),
-        "hard_minus_good": c.diff,
-        "hard_minus_good_ci": [c.low, c.high],
-        "hard_share": hard_presses / max(1, int(recalled.sum())),
-        "hard_share_ci": [share_low, share_high],
-        "successful_reviews": int(recalled.sum()),
-    }
+    evidence = HardEvidence(
+        after_hard,
+        after_good,
+        c.diff,
+        (c.low, c.high),
+        hard_presses / max(1, int(recalled.sum())),
+        (share_low, share_high),
+        int(recalled.sum()),
+    )
     if not ctx.enough or after_hard.reviews < MIN_GROUP or after_good.reviews < MIN_GROUP:
         return [too_few_after(FindingId.HARD_MISUSE, part.scope, after_hard.reviews, part.reviews, ctx.enough)]
     numbers = _numbers(after_hard, after_good)
@@ -46,7 +66,7 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         ]
     effect = c.detectable(MIN_EFFECT)
     per_answer = -read_other_way(ctx, part, HARD, AGAIN)  # how much lower the next prediction after a lapse
-    evidence.update(detectable_gap=effect, per_misused_answer=per_answer)
+    evidence = replace(evidence, detectable_gap=effect, per_misused_answer=per_answer)
     if c.low > -MIN_EFFECT and part.trained:  # ruled out, but trained parameters absorb a misuse: no proof
         said = words.HARD_ABSORBED.fill(numbers=numbers, diff=fmt.points(c.diff, True), low=low, high=high)
         return [Finding.of(FindingId.HARD_MISUSE, Verdict.NOT_ENOUGH_DATA, part.scope, said, evidence)]

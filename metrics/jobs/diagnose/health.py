@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -20,7 +21,17 @@ from ...reviews.presets import card_presets
 from .. import gate as memory
 from ..gate import MemoryGate, training_cost
 from .context import Job
+from .evidence import Evidence
 from .finding import Finding, Verdict
+
+
+@dataclass(frozen=True)
+class HealthEvidence(Evidence):
+    """Anki's own verdict (None: it ran no check), the training items its optimizer saw, and the search it ran on."""
+
+    passed: bool | None
+    fsrs_items: int
+    search: str
 
 
 class HealthRuns:
@@ -98,7 +109,7 @@ def findings(health: dict[str, HealthCheck], found: list[Finding], ids: dict[str
     out = []
     for name, result in health.items():
         scope = Scope.preset(name, ids.get(name, 0))
-        evidence = result.to_dict()
+        evidence = HealthEvidence(result.passed, result.fsrs_items, result.search)
         if result.passed is None:
             said = words.HEALTH_NOT_RUN.fill()
             out.append(Finding.of(FindingId.ANKI_HEALTH_CHECK, Verdict.NOT_ENOUGH_DATA, scope, said, evidence))

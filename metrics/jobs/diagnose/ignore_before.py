@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import partial
 from statistics import NormalDist
-from typing import Any
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from ..gate import settle
 from . import since_last
 from .context import Context, PresetPart
 from .cutoff_trainings import Trainings, Window, memory, window
+from .evidence import ABSENT, Absent, Evidence
 from .finding import MIN_REVIEWS, Finding, Verdict, too_few
 from .out_of_sample import signed
 from .parameters_oos import trains
@@ -36,6 +37,36 @@ MIN_TRAIN = MIN_REVIEWS  # training reviews a date must leave
 MAX_KEPT = 0.95  # a date that keeps more of the training reviews drops too little to matter
 ALPHA = 0.05
 MIN_GAIN = since_last.MIN_GAIN  # a smaller log-loss gain is not worth losing what the old reviews teach
+
+
+@dataclass(frozen=True)
+class TestedDate(Evidence):
+    """One date tested: why it is a candidate, the reviews and cards kept to train on, and the log loss on the
+    latest reviews with its paired gain over training on every card."""
+
+    cutoff: str
+    why: str
+    train_reviews: int
+    train_cards: int
+    log_loss: float
+    gain: float
+    gain_ci: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class IgnoreEvidence(Evidence):
+    """The date to ignore the reviews before (None: keep them all), where the latest reviews begin (the test), the
+    reviews and cards tested and trained on; when dates were tested, the interval's level, the log loss of training
+    on every card, and each date's numbers."""
+
+    cutoff: str | None
+    split: str
+    test_reviews: int
+    test_cards: int
+    train_reviews: int
+    interval: float | Absent = ABSENT
+    log_loss_all: float | Absent = ABSENT
+    candidates: tuple[TestedDate, ...] | Absent = ABSENT
 
 
 def plan(ctx: Context, part: PresetPart) -> tuple[int, Callable[[], list[Finding]]]:
@@ -67,21 +98,18 @@ def _judged(ctx: Context, part: PresetPart, win: Window, workers: int) -> Findin
     """Return the finding of a preset's window: its dates tested, or not enough data."""
     r = win.reviews
     dates = [c for c in candidates(r.revlog_id[win.train], r.rating[win.train]) if _testable(win, c)]
-    evidence: dict[str, Any] = {
-        "cutoff": None,
-        "split": _date(win.split_ms),
-        "test_reviews": int(win.test.size),
-        "test_cards": win.cards(win.test),
-        "train_reviews": int(win.train.size),
-    }
+    evidence = IgnoreEvidence(None, _date(win.split_ms), int(win.test.size), win.cards(win.test), int(win.train.size))
     if not dates:
-        split = fmt.date(evidence["split"])
+        split = fmt.date(evidence.split)
         said = words.NO_DATE.fill(needed=fmt.count(MIN_TRAIN), split=split, train=fmt.count(win.train.size))
         return Finding.of(ID, Verdict.NOT_ENOUGH_DATA, part.scope, said, evidence)
     tested = _tested(ctx, win, dates, workers)
-    evidence["interval"] = 1 - ALPHA / len(dates)
-    evidence["log_loss_all"] = tested[0][1].before_log_loss
-    evidence["candidates"] = [_json(win, c, g) for c, g in tested]
+    evidence = replace(
+        evidence,
+        interval=1 - ALPHA / len(dates),
+        log_loss_all=tested[0][1].before_log_loss,
+        candidates=tuple(_tested_date(win, c, g) for c, g in tested),
+    )
     return _finding(part, win, tested, evidence)
 
 
@@ -102,15 +130,16 @@ def _tested(ctx: Context, win: Window, dates: list[Cutoff], workers: int) -> lis
 
 
 def _finding(
-    part: PresetPart, win: Window, tested: list[tuple[Cutoff, PairedGain]], evidence: dict[str, Any]
+    part: PresetPart, win: Window, tested: list[tuple[Cutoff, PairedGain]], evidence: IgnoreEvidence
 ) -> Finding:
     c, g = _chosen(tested)
     helps = _helps(g)
-    level = fmt.percent(evidence["interval"], 0 if round(evidence["interval"] * 100, 1).is_integer() else 1)
+    interval = float(evidence.interval) if not isinstance(evidence.interval, Absent) else 1 - ALPHA
+    level = fmt.percent(interval, 0 if round(interval * 100, 1).is_integer() else 1)
     numbers = _numbers(win, c, g, level)
     dates = fmt.listed([fmt.date(_date(t[0].ms)) for t in tested])  # in the language's own way, as every date shown
     shared = {
-        "split": fmt.date(evidence["split"]),
+        "split": fmt.date(evidence.split),
         "tested": fmt.count(len(tested)),
         "tested_dates": words.tested_dates(len(tested), dates),
         "dates": dates,
@@ -118,7 +147,7 @@ def _finding(
         "least": fmt.local(f"{MIN_GAIN:.3f}"),
     }
     if helps:
-        evidence["cutoff"] = _date(c.ms)
+        evidence = replace(evidence, cutoff=_date(c.ms))
         why_words = words.WHY_CHANGED if c.why == "answers-changed" else words.WHY_QUANTILE
         cutoff = fmt.date(_date(c.ms))
         why = text(why_words, cutoff=cutoff, split=shared["split"])
@@ -158,17 +187,9 @@ def _numbers(win: Window, c: Cutoff, g: PairedGain, level: str) -> str:
     )
 
 
-def _json(win: Window, c: Cutoff, g: PairedGain) -> dict[str, Any]:
+def _tested_date(win: Window, c: Cutoff, g: PairedGain) -> TestedDate:
     kept = win.kept(c.ms)
-    return {
-        "cutoff": _date(c.ms),
-        "why": c.why,
-        "train_reviews": int(kept.size),
-        "train_cards": win.cards(kept),
-        "log_loss": g.after_log_loss,
-        "gain": g.gain,
-        "gain_ci": [g.low, g.high],
-    }
+    return TestedDate(_date(c.ms), c.why, int(kept.size), win.cards(kept), g.after_log_loss, g.gain, (g.low, g.high))
 
 
 def _date(ms: int) -> str:

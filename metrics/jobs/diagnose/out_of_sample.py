@@ -4,8 +4,7 @@ the paired log-loss gain of the trained parameters with its bootstrap interval."
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import Any
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -18,6 +17,7 @@ from ...score.paired import paired_log_loss_gain
 from ..compare import CompareInput, Comparison, compare
 from ..options import Options
 from .context import Context
+from .evidence import Evidence
 from .scored import ScoredReviews
 
 # Out of sample, each preset's (and deck's) FSRS is trained on the first half of its reviews in time order
@@ -50,35 +50,46 @@ def out_of_sample(
     return cmp
 
 
+@dataclass(frozen=True)
+class GainEvidence(Evidence):
+    """Trained parameters against current ones on the same later reviews: the paired log-loss gain with its 95%
+    interval (bootstrap by card), the reviews and cards, and both log losses."""
+
+    gain: float
+    gain_ci: tuple[float, float]
+    reviews: int
+    cards: int
+    current_log_loss: float
+    trained_log_loss: float
+
+    @property
+    def helps(self) -> bool:
+        """Return whether the trained parameters predict better beyond chance (the interval above zero)."""
+        return self.gain_ci[0] > 0
+
+
 def paired_gain(
     cmp: Comparison, current: str = "fsrs-preset", trained: str = "fsrs-out-of-sample", rounds: int = 200, seed: int = 0
-) -> dict[str, Any]:
+) -> GainEvidence:
     """Return the mean log-loss gain of `trained` over `current` on the same reviews, with a 95% interval
     from a bootstrap by card (each card's reviews resampled together: Poisson weights per card)."""
     compared = cmp.compared
     assert compared is not None  # compared with keep_predictions
     p = compared.predictions
     g = paired_log_loss_gain(p[current], p[trained], compared.y, compared.card, rounds, seed)
-    return {
-        "gain": g.gain,
-        "gain_ci": [g.low, g.high],
-        "reviews": g.reviews,
-        "cards": g.cards,
-        "current_log_loss": g.before_log_loss,
-        "trained_log_loss": g.after_log_loss,
-    }
+    return GainEvidence(g.gain, (g.low, g.high), g.reviews, g.cards, g.before_log_loss, g.after_log_loss)
 
 
-def gain_numbers(template: str, g: dict[str, Any]) -> str:
+def gain_numbers(template: str, g: GainEvidence) -> str:
     """Return a paired gain's numbers in words, written with `template` (log losses, reviews, cards, gain)."""
-    low, high = g["gain_ci"]
+    low, high = g.gain_ci
     return text(
         template,
-        trained=fmt.log_loss(g["trained_log_loss"]),
-        current=fmt.log_loss(g["current_log_loss"]),
-        reviews=fmt.count(g["reviews"]),
-        cards=fmt.count(g["cards"]),
-        gain=text(words.GAIN, gain=signed(g["gain"]), low=signed(low), high=signed(high)),
+        trained=fmt.log_loss(g.trained_log_loss),
+        current=fmt.log_loss(g.current_log_loss),
+        reviews=fmt.count(g.reviews),
+        cards=fmt.count(g.cards),
+        gain=text(words.GAIN, gain=signed(g.gain), low=signed(low), high=signed(high)),
     )
 
 

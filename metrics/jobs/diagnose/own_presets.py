@@ -58,7 +58,7 @@ def _own_preset(ctx: Context, cards: np.ndarray, scope: Scope, shared: Compariso
     cmp.compared.predictions[SHARED] = _lookup(shared, cmp.compared.revlog_id)
     g = paired_gain(cmp, current=SHARED)
     numbers = gain_numbers(words.OWN_PRESET_NUMBERS, g)
-    if g["gain_ci"][0] > 0:
+    if g.helps:
         said = words.OWN_PRESET_HELPS.fill(numbers=numbers)
         return Finding.of(FindingId.DECKS, Verdict.SUGGESTION, scope, said, g, affected=int(cmp.reviews_compared))
     return Finding.of(FindingId.DECKS, Verdict.OK, scope, words.OWN_PRESET_OK.fill(numbers=numbers), g)

@@ -3,12 +3,27 @@ the out-of-sample test does not run for it."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ...explain import findings as words
 from ...explain import formatting as fmt
 from ...kinds import FindingId
 from .context import Context, PresetPart
+from .evidence import Evidence
 from .finding import MIN_REVIEWS, Finding, Verdict, too_few
 from .parameters_oos import trains
+
+
+@dataclass(frozen=True)
+class ParametersEvidence(Evidence):
+    """The preset's reviews and how many parameters it holds (0: FSRS's defaults)."""
+
+    reviews: int
+    parameters: int
+
+    @property
+    def defaults(self) -> bool:
+        return self.parameters == 0
 
 
 def check(ctx: Context, part: PresetPart) -> list[Finding]:
@@ -20,8 +35,8 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
     info = part.info
     if info is not None and info.params:
         said = words.PARAMETERS_OPTIMIZED.fill(values=fmt.count(len(info.params)), key=info.params_key)
-        evidence = {"reviews": part.reviews, "parameters": len(info.params)}
+        evidence = ParametersEvidence(part.reviews, len(info.params))
         return [Finding.of(FindingId.PARAMETERS, Verdict.OK, part.scope, said, evidence)]
     said = words.PARAMETERS_DEFAULT.fill(reviews=fmt.count(part.reviews))
-    evidence = {"reviews": part.reviews, "parameters": 0}
+    evidence = ParametersEvidence(part.reviews, 0)
     return [Finding.of(FindingId.PARAMETERS, Verdict.SUGGESTION, part.scope, said, evidence, affected=part.reviews)]

@@ -31,7 +31,7 @@ def check(ctx: Context, part: PresetPart) -> list[Finding]:
         return [too_few(FindingId.PARAMETERS, part.scope, cmp.reviews_compared, MIN_REVIEWS)]
     g = paired_gain(cmp)
     numbers = gain_numbers(words.PARAMETERS_OOS_NUMBERS, g)
-    if g["gain_ci"][0] > 0:
+    if g.helps:
         said = words.PARAMETERS_OOS_HELPS.fill(numbers=numbers)
         return [Finding.of(FindingId.PARAMETERS, Verdict.SUGGESTION, part.scope, said, g, affected=part.reviews)]
     return [Finding.of(FindingId.PARAMETERS, Verdict.OK, part.scope, words.PARAMETERS_OOS_OK.fill(numbers=numbers), g)]

@@ -20,9 +20,14 @@ from ...explain.lang import _, text
 from ...kinds import Action, AnkiAction, Browse, DeckOptions, FindingId, Note, Reason, ScopeKind, Verdict
 from ...kinds import NoteKind as K
 from .actions import deck_options
+from .again_misuse import AgainEvidence
 from .context import Context
+from .desired_retention import RetentionCandidates
 from .finding import Finding
+from .hard_misuse import HardEvidence
+from .ignore_before import IgnoreEvidence
 from .plan_table import ROWS, Button, Each, Row, Trigger
+from .retention import Cause, RetentionEvidence
 
 
 @dataclass(frozen=True)
@@ -77,15 +82,7 @@ class Preset:
     def asking(self, trigger: Trigger) -> list[Finding]:
         """Return the findings that ask for a row's action through `trigger`."""
         pool = self.everything if trigger.scope is ScopeKind.COLLECTION else self.mine
-        return [f for f in pool if _asks(f, trigger)]
-
-
-def _asks(f: Finding, t: Trigger) -> bool:
-    if f.id is not t.finding or f.verdict not in t.verdicts or f.scope.kind is not t.scope:
-        return False
-    if t.cause is not None and f.evidence.get("cause") != t.cause:
-        return False
-    return t.defaults is None or (f.evidence.get("parameters") == 0) == t.defaults
+        return [f for f in pool if trigger.asks(f)]
 
 
 def make_plan(ctx: Context, findings: list[Finding]) -> list[PresetPlan]:
@@ -122,15 +119,19 @@ def _notes(preset: Preset, steps: list[Step]) -> list[Note]:
     retention, and a misuse of Hard or Again the data cannot rule out."""
     notes = [Note(K.SINCE_LAST, f.summary) for f in preset.mine if f.id is FindingId.SINCE_LAST]  # did it help?
     retention = _own(preset, FindingId.RETENTION)
-    cause = retention.evidence.get("cause") if retention is not None else None
-    if cause == "late":
+    cause = (
+        retention.evidence.cause
+        if retention is not None and isinstance(retention.evidence, RetentionEvidence)
+        else None
+    )
+    if cause is Cause.LATE:
         notes.append(Note(K.LATE, _(words.NOTE_LATE)))
-    if cause == "fsrs-overrates" and retention is not None and retention.verdict is Verdict.OK:
+    if cause is Cause.FSRS_OVERRATES and retention is not None and retention.verdict is Verdict.OK:
         notes.append(Note(K.OVERRATES, _(words.NOTE_OVERRATES)))
     off = _own(preset, FindingId.DESIRED_RETENTION)
-    if off is not None and off.verdict is Verdict.SUGGESTION:
+    if off is not None and off.verdict is Verdict.SUGGESTION and isinstance(off.evidence, RetentionCandidates):
         after = any(s.action is Action.OPTIMIZE for s in steps)
-        desired = fmt.percent(float(off.evidence.get("desired", 0.9)), 0)
+        desired = fmt.percent(off.evidence.desired, 0)
         said = text(words.NOTE_RETENTION_AFTER if after else words.NOTE_RETENTION_OFF, desired=desired)
         notes.append(Note(K.RETENTION_OFF, said))
     return notes + _habit_notes(preset, steps)
@@ -149,7 +150,9 @@ def _habit_notes(preset: Preset, steps: list[Step]) -> list[Note]:
     undecided = {  # judged, and undecided: not merely too few reviews after the answer
         f.id
         for f in preset.mine
-        if f.id in misuse and f.verdict is Verdict.NOT_ENOUGH_DATA and ({"after_hard", "after_again"} & set(f.evidence))
+        if f.id in misuse
+        and f.verdict is Verdict.NOT_ENOUGH_DATA
+        and isinstance(f.evidence, HardEvidence | AgainEvidence)
     }
     if not undecided:
         return []
@@ -199,18 +202,17 @@ def _step(
     else:  # it follows from the steps before it: theirs
         because = tuple(dict.fromkeys(b for r, s in after.items() if r in chosen for b in s.because))
     deck = behind[0].scope.name if row.each is Each.FINDING else preset.name
-    said = text(template, deck=fmt.name(deck), **_values(behind))
-    return Step(row.action, deck, because, said, _button(ctx, row, preset, behind), behind)
+    said = text(template, deck=fmt.name(deck), preset=fmt.name(preset.name), **_values(behind))
+    button = None if row.later is not None and row.later in chosen else _button(ctx, row, preset, behind)
+    return Step(row.action, deck, because, said, button, behind)
 
 
 def _values(behind: tuple[Finding, ...]) -> dict[str, str]:
     """Return the numbers a step's sentence may name, from the findings behind it."""
     values: dict[str, str] = {}
     for f in behind:
-        if f.id is FindingId.IGNORE_BEFORE:
-            values["date"] = fmt.date(f.evidence.get("cutoff") or "")
-        if f.id is FindingId.DESIRED_RETENTION:
-            values["desired"] = fmt.percent(float(f.evidence.get("desired", 0.9)), 0)
+        if isinstance(f.evidence, IgnoreEvidence):
+            values["date"] = fmt.date(f.evidence.cutoff or "")
     return values
 
 

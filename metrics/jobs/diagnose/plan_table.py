@@ -17,24 +17,47 @@ re-optimizing would not close, and a misuse of Hard or Again the data cannot rul
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
 from ...kinds import Action, FindingId, Reason, ScopeKind, Verdict
-from .finding import ACTING
+from .evidence import Evidence
+from .finding import ACTING, Finding
+from .parameters_defaults import ParametersEvidence
+from .retention import Cause, RetentionEvidence
 
 
 @dataclass(frozen=True)
 class Trigger:
     """A finding of the preset (or of one of its decks, or of the whole scope) that asks for the row's action, with
-    the reason it gives; `cause` and `defaults` narrow it to findings whose evidence says so."""
+    the reason it gives; `when` narrows it to findings whose evidence says so."""
 
     finding: FindingId
     reason: Reason
     verdicts: tuple[Verdict, ...] = ACTING
     scope: ScopeKind = ScopeKind.PRESET
-    cause: str | None = None  # the retention finding's evidence "cause"
-    defaults: bool | None = None  # the parameters finding: the preset still on FSRS's defaults (True) or not
+    when: Callable[[Evidence], bool] | None = None
+
+    def asks(self, f: Finding) -> bool:
+        """Return whether a finding asks for the row's action through this trigger."""
+        if f.id is not self.finding or f.verdict not in self.verdicts or f.scope.kind is not self.scope:
+            return False
+        return self.when is None or self.when(f.evidence)
+
+
+def cause_is(cause: Cause) -> Callable[[Evidence], bool]:
+    """Return the test of a retention finding's cause."""
+    return lambda e: isinstance(e, RetentionEvidence) and e.cause == cause
+
+
+def on_defaults(defaults: bool) -> Callable[[Evidence], bool]:
+    """Return the test of a parameters finding: the preset still on FSRS's defaults (True), or trained (False)."""
+    return lambda e: (
+        isinstance(e, ParametersEvidence) and e.defaults
+        if defaults
+        else not isinstance(e, ParametersEvidence) or not e.defaults
+    )
 
 
 class Each(Enum):
@@ -65,6 +88,7 @@ class Row:
     each: Each = Each.PRESET
     after: dict[Action, Reason] = field(default_factory=dict)
     alone: bool = False
+    later: Reason | None = None  # a step with this reason is for later: no button now (its sentence says when)
     leave_one: bool = False  # one step per finding, but never for every deck of the preset: one keeps it
 
 
@@ -75,7 +99,7 @@ ROWS = (
         (
             Trigger(F.HARD_MISUSE, R.HARD),
             Trigger(F.AGAIN_MISUSE, R.AGAIN),
-            Trigger(F.RETENTION, R.FLOOR, cause="floor"),
+            Trigger(F.RETENTION, R.FLOOR, when=cause_is(Cause.FLOOR)),
             Trigger(F.ANKI_HEALTH_CHECK, R.HEALTH, verdicts=(Verdict.PROBLEM,)),
         ),
         button=Button.NONE,
@@ -91,9 +115,9 @@ ROWS = (
     Row(
         Action.OPTIMIZE,
         (
-            Trigger(F.PARAMETERS, R.DEFAULTS, defaults=True),
-            Trigger(F.PARAMETERS, R.HELPS, defaults=False),
-            Trigger(F.RETENTION, R.OVERRATES, cause="fsrs-overrates"),
+            Trigger(F.PARAMETERS, R.DEFAULTS, when=on_defaults(True)),
+            Trigger(F.PARAMETERS, R.HELPS, when=on_defaults(False)),
+            Trigger(F.RETENTION, R.OVERRATES, when=cause_is(Cause.FSRS_OVERRATES)),
         ),
         after={
             Action.SPLIT_PRESET: R.AFTER_STEPS,
@@ -101,6 +125,7 @@ ROWS = (
             Action.ANSWER_BUTTONS: R.AFTER_HABITS,
         },
         alone=True,
+        later=R.AFTER_HABITS,  # the new answers must build up first: optimizing at once was worse (the loop)
     ),
     Row(
         Action.REVIEW_CARDS,

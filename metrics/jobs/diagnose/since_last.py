@@ -5,7 +5,7 @@ desired retention changed: since_retention.py."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -19,6 +19,7 @@ from ...score.paired import PairedGain, paired_log_loss_gain
 from ..evaluate import predict
 from . import since_retention
 from .context import Context
+from .evidence import ABSENT, Absent, Evidence
 from .finding import Finding, Verdict
 from .out_of_sample import signed
 from .snapshot import Snapshot
@@ -28,6 +29,29 @@ MIN_SINCE = 100  # reviews since the last diagnosis below which the change is no
 # optimized and default parameters in the FSRS benchmark: 0.346 against 0.366).
 MIN_GAIN = 0.002
 ID = FindingId.SINCE_LAST
+
+
+@dataclass(frozen=True)
+class Unchanged(Evidence):
+    """Since the last diagnosis (its day) no preset's parameters changed."""
+
+    since: str
+    presets_changed: int
+
+
+@dataclass(frozen=True)
+class Changed(Evidence):
+    """A preset's parameters changed since the last diagnosis: the old ones, the reviews since, and when judged the
+    paired log-loss gain of the new over the old on those reviews (bootstrap by card)."""
+
+    since: str
+    old_params: tuple[float, ...]
+    reviews: int
+    cards: int | Absent = ABSENT
+    old_log_loss: float | Absent = ABSENT
+    new_log_loss: float | Absent = ABSENT
+    gain: float | Absent = ABSENT
+    gain_ci: tuple[float, float] | Absent = ABSENT
 
 
 def check(ctx: Context) -> list[Finding]:
@@ -47,7 +71,7 @@ def check(ctx: Context) -> list[Finding]:
         return out
     now = fmt.count(ctx.reviews)
     said = words.UNCHANGED.fill(date=fmt.date(last.date), reviews=fmt.count(last.reviews), now=now)
-    return [Finding.of(ID, Verdict.OK, Scope.collection(), said, {"since": last.date, "presets_changed": 0})]
+    return [Finding.of(ID, Verdict.OK, Scope.collection(), said, Unchanged(last.date, 0))]
 
 
 def _same(before: list[float], now: list[float]) -> bool:
@@ -61,7 +85,7 @@ def _changed(ctx: Context, pid: int, info: Preset, before: list[float], last: Sn
     old = predict(sub, replace(ctx.options, params=list(before), same_day="auto"), ctx.job.should_stop)
     # (a set with another same-day rule scores other reviews: only those both score are compared)
     since = (old.revlog_id > last.through_ms) & np.isin(old.revlog_id, ctx.scored.revlog_id)
-    evidence = {"since": last.date, "old_params": list(before), "reviews": int(since.sum())}
+    evidence = Changed(last.date, tuple(before), int(since.sum()))
     if since.sum() < MIN_SINCE:
         said = words.TOO_FEW.fill(
             date=fmt.date(last.date), reviews=fmt.count(int(since.sum())), needed=fmt.count(MIN_SINCE)
@@ -71,7 +95,7 @@ def _changed(ctx: Context, pid: int, info: Preset, before: list[float], last: Sn
     new = ctx.scored.predictions_of(revlog_id)
     card = np.unique(old.card_id[since], return_inverse=True)[1]
     g = paired_log_loss_gain(old.p[since], new, old.y[since], card)
-    evidence.update(_evidence(g))
+    evidence = _judged(evidence, g)
     numbers = _numbers(g)
     if g.low > 0 and g.gain >= MIN_GAIN:
         return Finding.of(ID, Verdict.OK, scope, words.HELPED.fill(date=fmt.date(last.date), numbers=numbers), evidence)
@@ -85,15 +109,18 @@ def _changed(ctx: Context, pid: int, info: Preset, before: list[float], last: Sn
     return Finding.of(ID, Verdict.NOT_ENOUGH_DATA, scope, said, evidence)
 
 
-def _evidence(g: PairedGain) -> dict[str, float | int | list[float]]:
-    return {
-        "reviews": g.reviews,
-        "cards": g.cards,
-        "old_log_loss": g.before_log_loss,
-        "new_log_loss": g.after_log_loss,
-        "gain": g.gain,
-        "gain_ci": [g.low, g.high],
-    }
+def _judged(evidence: Changed, g: PairedGain) -> Changed:
+    """Return the evidence with the paired gain of the new parameters over the old on the reviews since."""
+    gain_ci = (g.low, g.high)
+    return replace(
+        evidence,
+        reviews=g.reviews,
+        cards=g.cards,
+        old_log_loss=g.before_log_loss,
+        new_log_loss=g.after_log_loss,
+        gain=g.gain,
+        gain_ci=gain_ci,
+    )
 
 
 def _numbers(g: PairedGain) -> str:

@@ -6,6 +6,8 @@ step); this one only says whether the change reached its target."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import numpy as np
 
 from ...explain import formatting as fmt
@@ -13,11 +15,25 @@ from ...explain import since as words
 from ...kinds import FindingId, Scope
 from ...score.intervals import wilson
 from .context import Context
+from .evidence import ABSENT, Absent, Evidence
 from .finding import MIN_EFFECT, Finding, Verdict
 from .snapshot import Snapshot
 
 ID = FindingId.SINCE_LAST
 MIN_SCHEDULED = 100  # reviews scheduled since the last diagnosis below which the change is not judged
+
+
+@dataclass(frozen=True)
+class RetentionChanged(Evidence):
+    """A preset's desired retention changed since the last diagnosis: before and now, the reviews scheduled since,
+    and when judged their measured recall with its Wilson interval."""
+
+    since: str
+    desired_before: float
+    desired: float
+    reviews: int
+    measured: float | Absent = ABSENT
+    measured_ci: tuple[float, float] | Absent = ABSENT
 
 
 def check(ctx: Context, last: Snapshot) -> list[Finding]:
@@ -52,14 +68,14 @@ def _changed(ctx: Context, scope: Scope, before: float, now: float, last: Snapsh
         "now": fmt.percent(now, 0),
         "reviews": fmt.count(n),
     }
-    evidence = {"since": last.date, "desired_before": before, "desired": now, "reviews": n}
+    evidence = RetentionChanged(last.date, before, now, n)
     if n < MIN_SCHEDULED:
         said = words.RETENTION_TOO_FEW.fill(needed=fmt.count(MIN_SCHEDULED), **values)
         return Finding.of(ID, Verdict.NOT_ENOUGH_DATA, scope, said, evidence)
     y = ctx.scored.y[mask]
     measured = float(y.mean())
     low, high = wilson(float(y.sum()), n)
-    evidence.update(measured=measured, measured_ci=[low, high])
+    evidence = replace(evidence, measured=measured, measured_ci=(low, high))
     values.update(measured=fmt.percent(measured), interval=fmt.interval(low, high, "percent"))
     if low <= now <= high or abs(measured - now) < MIN_EFFECT / 1.5:  # the retention finding's tolerance
         said, verdict = words.RETENTION_REACHED.fill(**values), Verdict.OK

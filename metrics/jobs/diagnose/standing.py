@@ -3,6 +3,9 @@ earlier reviews, pooled) fall among the FSRS benchmark's learners."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 
 from ...explain import findings as words
@@ -12,13 +15,43 @@ from ...kinds import FindingId, Scope
 from ...score.binning import bin_keys, rmse_bins
 from ...score.intervals import bootstrap_ci
 from ...score.scores import auc, log_loss
-from ...score.standing import standing
+from ...score.standing import Standing, standing
 from ...score.terms import clipped, log_loss_terms
 from ..options import BINNINGS
 from .context import Context
+from .evidence import Evidence
 from .finding import MIN_REVIEWS, Finding, Verdict, too_few
 
 FEATURES = ("delta_t", "n_reviews", "n_lapses")
+
+
+@dataclass(frozen=True)
+class StandingEvidence(Evidence):
+    """The pooled out-of-sample numbers (reviews, log loss with its interval, RMSE (bins), AUC), the band of the
+    benchmark's learners they are placed in, the standing itself (percentiles, medians, source) and its sentence."""
+
+    reviews: int
+    reviews_scored: int
+    log_loss: float
+    log_loss_ci: tuple[float, ...]
+    rmse_bins: float
+    auc: float | None
+    band: str
+    standing: Standing
+    sentence: str
+    source: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the numbers as --json writes them: the standing's fields among them, its band in words."""
+        ours: dict[str, Any] = {
+            "reviews": self.reviews,
+            "reviews_scored": self.reviews_scored,
+            "log_loss": self.log_loss,
+            "log_loss_ci": list(self.log_loss_ci),
+            "rmse_bins": self.rmse_bins,
+            "auc": self.auc,
+        }
+        return {**ours, **self.standing.to_dict(), "band": self.band, "sentence": self.sentence, "source": self.source}
 
 
 def check(ctx: Context) -> list[Finding]:
@@ -43,16 +76,18 @@ def check(ctx: Context) -> list[Finding]:
     terms = log_loss_terms(pred, y)
     ll, rmse, area = log_loss(pred, y, ones), rmse_bins(pred, y, ones, keys), auc(pred, y)
     st = standing(int(y.size), ll, rmse, area)
-    evidence = {
-        "reviews": int(y.size),
-        "reviews_scored": ctx.reviews,
-        "log_loss": ll,
-        "log_loss_ci": list(bootstrap_ci(terms)),
-        "rmse_bins": rmse,
-        "auc": area,
-        **st.to_dict(),
-    }
     said = standing_words.sentence(st)
-    evidence.update(band=standing_words.band_text(st), sentence=said, source=standing_words.source(st))
+    evidence = StandingEvidence(
+        int(y.size),
+        ctx.reviews,
+        ll,
+        tuple(bootstrap_ci(terms)),
+        rmse,
+        area,
+        standing_words.band_text(st),
+        st,
+        said,
+        standing_words.source(st),
+    )
     why = text(words.STANDING_WHY, source=standing_words.source(st))
     return [Finding(FindingId.BENCHMARK_STANDING, Verdict.OK, Scope.collection(), said, evidence, "", why)]
