@@ -219,6 +219,8 @@ def _values(behind: tuple[Finding, ...]) -> dict[str, str]:
 def _button(ctx: Context, row: Row, preset: Preset, behind: tuple[Finding, ...]) -> AnkiAction | None:
     if row.button is Button.PRESET_OPTIONS:
         return deck_options(ctx, preset.name)
+    if row.button is Button.FINDING_BROWSE:
+        return next((a for f in behind for a in f.actions if isinstance(a, Browse)), None)
     if row.button is Button.FINDING_OPTIONS:
         return next((a for f in behind for a in f.actions if isinstance(a, DeckOptions)), None)
     return None

@@ -74,6 +74,7 @@ class Button(Enum):
     NONE = "no button: a habit"
     PRESET_OPTIONS = "Deck Options of a deck of the preset"
     FINDING_OPTIONS = "Deck Options of the finding's deck"
+    FINDING_BROWSE = "the Browser on the finding's cards"
     CARDS = "the Browser on the step's cards"
 
 
