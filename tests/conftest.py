@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import importlib.util
 import os
 from collections.abc import Iterator
 
@@ -67,8 +68,34 @@ def open_col(mixed_collection: dict) -> Iterator:
         col.close(downgrade=False)
 
 
+# Files whose tests share nothing costly but the session's sample: each test goes to whichever worker is free (each
+# runs the real Anki window for half a minute or more). Every other file's tests run together on one worker, so that
+# its module fixtures (simulated learners, large collections) are built once.
+SPREAD = {"test_languages.py", "test_screens.py", "test_living.py"}
+
+
+def unit_of(nodeid: str) -> str:
+    """Return the unit a worker takes at once: the test itself in a SPREAD file, else its whole file."""
+    path = nodeid.split("::", 1)[0]
+    return nodeid if path.rsplit("/", 1)[-1] in SPREAD else path
+
+
+if importlib.util.find_spec("xdist") is not None:
+
+    def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+        """Hand out whole files, SPREAD's tests one by one (xdist's own `loadgroup` marks are lost on pytest 9.2,
+        which keeps an item's id where xdist 3.8 no longer writes its group)."""
+        from xdist.scheduler import LoadScopeScheduling
+
+        class FilesOrTests(LoadScopeScheduling):
+            def _split_scope(self, nodeid: str) -> str:
+                return unit_of(nodeid)
+
+        return FilesOrTests(config, log)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the test files that hold slow tests first, each file's tests together and in their order: with both
-    cores at work (make test), a long file started last would keep one core busy alone at the end."""
+    """Run the test files that hold slow tests first, each file's tests in their order: with both cores at work
+    (make test, `-n 2`), a long file started last would keep one core busy alone at the end."""
     slow = {item.path for item in items if item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in slow)  # stable: the order within each group is kept
+    items.sort(key=lambda item: item.path not in slow)  # stable: the order within each file is kept

@@ -14,6 +14,8 @@ from fsrs_calibration.metrics.errors import EvaluationError
 from fsrs_calibration.metrics.export.dataset import csv_bytes
 from fsrs_calibration.metrics.read import dataset as dataset_read
 
+pytestmark = pytest.mark.anki_free  # no part of Anki: make test-oldest leaves it out
+
 REVLOGS = "card_id,day_offset,rating,state,duration,elapsed_days,elapsed_seconds\n"
 GOOD = {
     "revlogs": REVLOGS + "0,0,3,0,5000,-1,-1\n1,0,3,0,4000,-1,-1\n0,2,3,2,3000,2,172800\n1,3,1,2,3000,3,259200\n"

@@ -24,6 +24,8 @@ import pytest
 
 from fsrs_calibration.cli.commands import main
 
+pytestmark = pytest.mark.anki_free  # no part of Anki: make test-oldest leaves it out
+
 EXE = os.path.join(os.path.dirname(sys.executable), "fsrs-calibration")
 ONE_LINE = "fsrs-calibration: error: "
 REVLOGS = "card_id,day_offset,rating,state,duration,elapsed_days,elapsed_seconds\n"

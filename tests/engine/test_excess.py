@@ -14,6 +14,8 @@ from fsrs_calibration.metrics.score.excess import (
     upper_tails,
 )
 
+pytestmark = pytest.mark.anki_free  # no part of Anki: make test-oldest leaves it out
+
 
 def _groups(rng: np.random.Generator, sizes: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     starts = np.r_[0, np.cumsum(sizes)[:-1]].astype(np.int64)

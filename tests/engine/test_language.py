@@ -14,6 +14,8 @@ import pytest
 from fsrs_calibration.metrics.explain import formatting as fmt
 from fsrs_calibration.metrics.explain import lang
 
+pytestmark = pytest.mark.anki_free  # no part of Anki: make test-oldest leaves it out
+
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("catalogs", ROOT / "scripts" / "catalogs.py")
 assert _spec and _spec.loader

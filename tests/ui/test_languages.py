@@ -98,8 +98,17 @@ def test_no_text_escapes_the_catalog(sample, tmp_path, scale):
 RIGHT_TO_LEFT = ("ar_SA", "he_IL")
 
 
-@pytest.mark.parametrize("language", ["ja_JP", "de_DE", "ar_SA", "he_IL", "vi_VN"])
-@pytest.mark.parametrize("scale", ["1", "1.5"])
+# On the oldest Anki (its own Qt), Hebrew at 150% stands for the right-to-left layout; the pseudo-language at both
+# scales (every message a third longer) for clipping. The whole matrix runs on the pinned Anki.
+ON_OLDEST = {("he_IL", "1.5")}
+CASES = [
+    pytest.param(scale, language, marks=() if (language, scale) in ON_OLDEST else pytest.mark.pinned_only)
+    for scale in ("1", "1.5")
+    for language in ("ja_JP", "de_DE", "ar_SA", "he_IL", "vi_VN")
+]
+
+
+@pytest.mark.parametrize(("scale", "language"), CASES)
 def test_the_dialog_in_japanese_german_arabic_hebrew_and_vietnamese(sample, tmp_path, language, scale):
     ran = run_in(language, scale, sample, tmp_path)
     assert ran["direction"] == ("right-to-left" if language in RIGHT_TO_LEFT else "left-to-right")
