@@ -46,7 +46,7 @@ def after_diagnosis(
     if steps:
         do = n_(
             "{how_well}; do the step below to make FSRS fit you better.",
-            "{how_well}; do the {steps} steps below, in order, to make FSRS fit you better.",
+            "{how_well}; do the {steps} steps below, each when it says, to make FSRS fit you better.",
             steps,
         )
         return do.format(how_well=said, steps=fmt.count(steps))

@@ -42,7 +42,7 @@ NOTE_RETENTION_OFF = N_(
     "At your desired retention ({desired}) FSRS's predictions miss: you would not get the recall it promises."
 )
 NOTE_RETENTION_AFTER = N_(
-    "At your desired retention ({desired}) FSRS's predictions miss: after optimizing, find out what to do again."
+    "At your desired retention ({desired}) FSRS's predictions miss: after optimizing, evaluate again to see what to do."
 )
 NOTE_CHECK_HARD = N_(
     "This preset's reviews cannot show whether you press Hard on cards you forgot: watch yourself for a week, and "
@@ -86,7 +86,7 @@ def _of(*reasons: Reason) -> frozenset[Reason]:
 
 
 R = Reason
-LATER = N_("In a month, once your reviews are answered the new way: {optimize} this preset (not before).")
+LATER = N_("In a month, once your reviews are answered the new way: {optimize} (not before).")
 ACTION_WORDS = {
     Action.ANSWER_BUTTONS: ActionWords(
         N_("answer buttons"),
