@@ -45,16 +45,16 @@ NOTE_RETENTION_AFTER = N_(
     "At your desired retention ({desired}) FSRS's predictions miss: after optimizing, evaluate again to see what to do."
 )
 NOTE_CHECK_HARD = N_(
-    "This preset's reviews cannot show whether you press Hard on cards you forgot: watch yourself for a week, and "
-    "if you do, press Again instead."
+    "This preset's reviews cannot show whether you press Hard on cards you forgot: watch yourself for a week; if you "
+    "do, press Again instead, and optimize again a month later."
 )
 NOTE_CHECK_AGAIN = N_(
-    "This preset's reviews cannot show whether you press Again on cards you recalled: watch yourself for a week, "
-    "and if you do, press Hard or Good instead."
+    "This preset's reviews cannot show whether you press Again on cards you recalled: watch yourself for a week; if "
+    "you do, press Hard or Good instead, and optimize again a month later."
 )
 NOTE_CHECK_BOTH = N_(
     "This preset's reviews cannot show how you use Hard and Again: watch yourself for a week, and answer Again only "
-    "when you forgot (recalled, even slowly: Hard or Good)."
+    "when you forgot (recalled, even slowly: Hard or Good); if your answers change, optimize again a month later."
 )
 PARAMETERS_AFTER_STEPS = N_(
     "Not on the reviews so far; but the steps above change what the parameters learn from: optimize after them, "
