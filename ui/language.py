@@ -21,6 +21,7 @@ ANKI_IDS = {
     "browse": "qt_misc_browse",
     "ignore_before": "deck_config_ignore_before",
     "health_check": "deck_config_health_check",
+    "clone_preset": "deck_config_clone_group",
 }
 
 

@@ -52,6 +52,7 @@ TERMS = {  # Anki's own words, as fields of our sentences; the dialog puts Anki'
     "browse": N_("Browse"),
     "ignore_before": N_("Ignore cards reviewed before"),
     "health_check": N_("Check health when optimizing"),
+    "clone_preset": N_("Clone Preset"),
 }
 
 

@@ -103,7 +103,15 @@ ACTION_WORDS = {
     ),
     Action.SPLIT_PRESET: ActionWords(
         N_("split the preset"),
-        ((_of(R.DECK), N_('Give deck "{deck}" a preset of its own, then optimize that preset.')),),
+        (
+            (
+                _of(R.DECK),
+                N_(
+                    'Give deck "{deck}" a preset of its own ({clone_preset} in its {deck_options}), '
+                    "then optimize that preset."
+                ),
+            ),
+        ),
     ),
     Action.IGNORE_BEFORE: ActionWords(
         N_("ignore old reviews"), ((_of(R.OLD_REVIEWS), N_('Set "{ignore_before}" to {date}.')),)

@@ -1,7 +1,8 @@
 """The plan as a learner reads it (the dialog's What to do and the command line's plain text): blocks in the order to
-do them, steps numbered once across presets; a habit step or a note several presets share said once, naming them;
-a step whose screen the step before opened already says so instead of a second button; the presets that need
-nothing in one line. --json keeps the engine's plan per preset (jobs/diagnose/plan.py).
+do them (steps for later after every step for now), steps numbered once across presets; a habit step or a note
+several presets share said once, naming them; a step whose screen the step before opened already says so instead
+of a second button; the presets that need nothing in one line. --json keeps the engine's plan per preset
+(jobs/diagnose/plan.py).
 """
 
 from __future__ import annotations
@@ -85,7 +86,15 @@ def plan_view(plans: list[PresetPlan]) -> PlanView:
             own.append(Block((p.preset,), p.reviews, _numbered(steps), notes))
         elif not any(p.preset in b.presets for b in blocks):
             nothing.append(p.preset)
-    return PlanView(_renumbered(first + own + last), nothing)
+    return PlanView(_renumbered(_later_last(first + own) + last), nothing)
+
+
+def _later_last(blocks: list[Block]) -> list[Block]:
+    """Return the blocks with their steps for later (in a month …) taken out into blocks of the same presets after
+    every step for now, so that the steps read in the order of time."""
+    now = [Block(b.presets, b.reviews, [x for x in b.steps if not x.step.later], b.notes) for b in blocks]
+    later = [Block(b.presets, b.reviews, [x for x in b.steps if x.step.later]) for b in blocks]
+    return [b for b in now if b.steps or b.notes] + [b for b in later if b.steps]
 
 
 def _shared(items: list[tuple[str, str]]) -> dict[str, tuple[str, ...]]:

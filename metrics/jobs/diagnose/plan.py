@@ -41,6 +41,7 @@ class Step:
     text: str
     button: AnkiAction | None = None
     findings: tuple[Finding, ...] = ()
+    later: bool = False  # a step for later (its sentence says when; no button): shown after the steps for now
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -203,8 +204,9 @@ def _step(
         because = tuple(dict.fromkeys(b for r, s in after.items() if r in chosen for b in s.because))
     deck = behind[0].scope.name if row.each is Each.FINDING else preset.name
     said = text(template, deck=fmt.name(deck), preset=fmt.name(preset.name), **_values(behind))
-    button = None if row.later is not None and row.later in chosen else _button(ctx, row, preset, behind)
-    return Step(row.action, deck, because, said, button, behind)
+    later = row.later is not None and row.later in chosen
+    button = None if later else _button(ctx, row, preset, behind)
+    return Step(row.action, deck, because, said, button, behind, later)
 
 
 def _values(behind: tuple[Finding, ...]) -> dict[str, str]:

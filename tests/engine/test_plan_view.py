@@ -1,0 +1,52 @@
+"""The plan as a learner reads it (metrics/report/plan_view.py): steps numbered once, in the order of time — a step
+for later (its sentence says "in a month") after every step for now, whichever preset it belongs to."""
+
+from __future__ import annotations
+
+from fsrs_calibration.metrics.jobs.diagnose.plan import PresetPlan, Step
+from fsrs_calibration.metrics.kinds import Action, DeckOptions, FindingId
+from fsrs_calibration.metrics.report.plan_view import plan_view
+
+HABIT = "Press Again only when you have forgotten."
+LATER = "In a month: Optimize (not before)."
+
+
+def _habit(preset: str) -> Step:
+    return Step(Action.ANSWER_BUTTONS, preset, (FindingId.HARD_MISUSE,), HABIT)
+
+
+def _later(preset: str) -> Step:
+    return Step(Action.OPTIMIZE, preset, (FindingId.HARD_MISUSE,), LATER, later=True)
+
+
+def _optimize_now(preset: str) -> Step:
+    button = DeckOptions(preset, 1)
+    return Step(Action.OPTIMIZE, preset, (FindingId.PARAMETERS,), f"Optimize {preset} now.", button)
+
+
+def _shown(plans: list[PresetPlan]) -> list[tuple[int, tuple[str, ...], str]]:
+    view = plan_view(plans)
+    return [(x.number, b.presets, x.step.text) for b in view.blocks for x in b.steps]
+
+
+def test_a_step_for_later_comes_after_every_step_for_now():
+    plans = [
+        PresetPlan("A", 300, [_habit("A"), _later("A")]),
+        PresetPlan("B", 200, [_optimize_now("B")]),
+    ]
+    assert _shown(plans) == [(1, ("A",), HABIT), (2, ("B",), "Optimize B now."), (3, ("A",), LATER)]
+
+
+def test_shared_steps_for_later_stay_said_once_naming_their_presets():
+    plans = [
+        PresetPlan("A", 300, [_habit("A"), _later("A")]),
+        PresetPlan("C", 100, [_habit("C"), _later("C")]),
+        PresetPlan("B", 200, [_optimize_now("B")]),
+    ]
+    assert _shown(plans) == [(1, ("A", "C"), HABIT), (2, ("B",), "Optimize B now."), (3, ("A", "C"), LATER)]
+    assert plan_view(plans).steps == 3
+
+
+def test_without_a_step_for_later_the_order_is_the_plans():
+    plans = [PresetPlan("B", 200, [_optimize_now("B")]), PresetPlan("A", 300, [_habit("A")])]
+    assert _shown(plans) == [(1, ("B",), "Optimize B now."), (2, ("A",), HABIT)]
