@@ -91,10 +91,11 @@ def plan_view(plans: list[PresetPlan]) -> PlanView:
 
 def _later_last(blocks: list[Block]) -> list[Block]:
     """Return the blocks with their steps for later (in a month …) taken out into blocks of the same presets after
-    every step for now, so that the steps read in the order of time."""
+    every step for now, so that the steps read in the order of time; a preset's notes without a step of its own
+    come after all steps."""
     now = [Block(b.presets, b.reviews, [x for x in b.steps if not x.step.later], b.notes) for b in blocks]
     later = [Block(b.presets, b.reviews, [x for x in b.steps if x.step.later]) for b in blocks]
-    return [b for b in now if b.steps or b.notes] + [b for b in later if b.steps]
+    return [b for b in now if b.steps] + [b for b in later if b.steps] + [b for b in now if b.notes and not b.steps]
 
 
 def _shared(items: list[tuple[str, str]]) -> dict[str, tuple[str, ...]]:

@@ -4,7 +4,7 @@ for later (its sentence says "in a month") after every step for now, whichever p
 from __future__ import annotations
 
 from fsrs_calibration.metrics.jobs.diagnose.plan import PresetPlan, Step
-from fsrs_calibration.metrics.kinds import Action, DeckOptions, FindingId
+from fsrs_calibration.metrics.kinds import Action, DeckOptions, FindingId, Note, NoteKind
 from fsrs_calibration.metrics.report.plan_view import plan_view
 
 HABIT = "Press Again only when you have forgotten."
@@ -50,3 +50,19 @@ def test_shared_steps_for_later_stay_said_once_naming_their_presets():
 def test_without_a_step_for_later_the_order_is_the_plans():
     plans = [PresetPlan("B", 200, [_optimize_now("B")]), PresetPlan("A", 300, [_habit("A")])]
     assert _shown(plans) == [(1, ("B",), "Optimize B now."), (2, ("A",), HABIT)]
+
+
+def test_a_preset_with_notes_only_comes_after_every_step():
+    late = Note(NoteKind.LATE, "Recall fell below target because reviews came late.")
+    plans = [
+        PresetPlan("A", 300, [_habit("A"), _later("A")]),
+        PresetPlan("L", 250, [], [late]),
+        PresetPlan("B", 200, [_optimize_now("B")]),
+    ]
+    view = plan_view(plans)
+    assert [(b.presets, [x.number for x in b.steps], b.notes) for b in view.blocks] == [
+        (("A",), [1], []),
+        (("B",), [2], []),
+        (("A",), [3], []),
+        (("L",), [], [late]),
+    ]
