@@ -95,7 +95,14 @@ def _later_last(blocks: list[Block]) -> list[Block]:
     come after all steps."""
     now = [Block(b.presets, b.reviews, [x for x in b.steps if not x.step.later], b.notes) for b in blocks]
     later = [Block(b.presets, b.reviews, [x for x in b.steps if x.step.later]) for b in blocks]
-    return [b for b in now if b.steps] + [b for b in later if b.steps] + [b for b in now if b.notes and not b.steps]
+    ordered = [b for b in now if b.steps] + [b for b in later if b.steps] + [b for b in now if b.notes and not b.steps]
+    merged: list[Block] = []
+    for b in ordered:  # one heading for a preset whose steps now and later stand together
+        if merged and merged[-1].presets == b.presets:
+            last = merged.pop()
+            b = Block(b.presets, b.reviews, last.steps + b.steps, last.notes + b.notes)
+        merged.append(b)
+    return merged
 
 
 def _shared(items: list[tuple[str, str]]) -> dict[str, tuple[str, ...]]:

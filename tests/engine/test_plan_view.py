@@ -66,3 +66,10 @@ def test_a_preset_with_notes_only_comes_after_every_step():
         (("A",), [3], []),
         (("L",), [], [late]),
     ]
+
+
+def test_one_preset_keeps_one_heading_for_its_steps_now_and_later():
+    late = Note(NoteKind.LATE, "Recall fell below target because reviews came late.")
+    plans = [PresetPlan("A", 300, [_habit("A"), _later("A")], [late])]
+    view = plan_view(plans)
+    assert [(b.presets, [x.number for x in b.steps], b.notes) for b in view.blocks] == [(("A",), [1, 2], [late])]
