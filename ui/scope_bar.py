@@ -23,7 +23,7 @@ from ..metrics.explain.lang import N_, _, text
 from .operations import Scope
 from .text import label, rich, set_markup, set_plain
 from .turns import on
-from .widgets import combo, fold_arrow
+from .widgets import combo, set_fold
 
 if TYPE_CHECKING:
     from anki.collection import Collection
@@ -115,7 +115,7 @@ class ScopeBar(QWidget):
         self.options_toggle.setText(_("Options"))
         self.options_toggle.setCheckable(True)
         self.options_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.options_toggle.setArrowType(fold_arrow(False))
+        set_fold(self.options_toggle, False)
         self.options_toggle.toggled.connect(self._toggle_options)  # toggled(bool): the state it wants
         self.options_summary = label("", squeeze=True)
         row.addWidget(self.options_toggle)
@@ -139,7 +139,7 @@ class ScopeBar(QWidget):
 
     def _toggle_options(self, shown: bool) -> None:
         self.options_panel.setVisible(shown)
-        self.options_toggle.setArrowType(fold_arrow(shown))
+        set_fold(self.options_toggle, shown)
 
     def fill(self, col: Collection) -> None:
         """List the collection's decks (as a tree) and presets as they are now. The deck or preset selected

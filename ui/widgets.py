@@ -6,14 +6,23 @@ from typing import TYPE_CHECKING
 
 from aqt.qt import (
     QAbstractItemView,
+    QApplication,
     QComboBox,
     QFrame,
     QGraphicsOpacityEffect,
     QHeaderView,
+    QIcon,
+    QPainter,
+    QPixmap,
+    QRect,
     QScrollArea,
+    QSize,
+    QStyle,
+    QStyleOption,
     Qt,
     QTableWidget,
     QTableWidgetItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -140,3 +149,39 @@ def fold_arrow(shown: bool) -> Qt.ArrowType:
     if shown:
         return Qt.ArrowType.DownArrow
     return Qt.ArrowType.LeftArrow if current().right_to_left else Qt.ArrowType.RightArrow
+
+
+def set_fold(button: QToolButton, shown: bool) -> None:
+    """Show a fold's arrow on its button, before the text in the text's direction. Qt draws a tool button's own
+    arrow at the left whatever the direction (QCommonStyle leaves the arrow out of visualRect), so in Arabic and
+    Hebrew the arrow is an icon, which Qt places at the start, on the right."""
+    from ..metrics.explain.lang import current
+
+    if not current().right_to_left:
+        button.setArrowType(fold_arrow(shown))
+        return
+    button.setArrowType(Qt.ArrowType.NoArrow)
+    button.setIcon(_arrow_icon(button, fold_arrow(shown)))
+
+
+def _arrow_icon(button: QToolButton, arrow: Qt.ArrowType) -> QIcon:
+    """Return the style's small arrow drawn as an icon of the button's icon size."""
+    style = button.style() or QApplication.style()
+    assert style is not None  # a QApplication runs: it always has a style
+    side = style.pixelMetric(QStyle.PixelMetric.PM_ToolBarIconSize) // 2 or 8
+    ratio = button.devicePixelRatioF()
+    pixmap = QPixmap(int(side * ratio), int(side * ratio))
+    pixmap.setDevicePixelRatio(ratio)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    option = QStyleOption()
+    option.initFrom(button)
+    option.rect = QRect(0, 0, side, side)
+    primitive = {
+        Qt.ArrowType.DownArrow: QStyle.PrimitiveElement.PE_IndicatorArrowDown,
+        Qt.ArrowType.LeftArrow: QStyle.PrimitiveElement.PE_IndicatorArrowLeft,
+    }.get(arrow, QStyle.PrimitiveElement.PE_IndicatorArrowRight)
+    painter = QPainter(pixmap)
+    style.drawPrimitive(primitive, option, painter, button)
+    painter.end()
+    button.setIconSize(QSize(side, side))
+    return QIcon(pixmap)

@@ -18,7 +18,7 @@ from ...metrics.report.plan_view import Block, Numbered
 from ..anki_screens import ACTION_LABELS
 from ..text import label, rich, set_markup, set_plain, tooltip
 from ..turns import on
-from ..widgets import fold_arrow
+from ..widgets import set_fold
 from .retention_chart import RetentionChart
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ class Why(QWidget):
         self.toggle.setCheckable(True)
         self.toggle.setAutoRaise(True)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.toggle.setArrowType(fold_arrow(False))
+        set_fold(self.toggle, False)
         self.toggle.toggled.connect(self._fold_toggled)  # toggled(bool): whether it is open
         self.setVisible(False)  # nothing to show (and no space taken) until opened
 
@@ -54,7 +54,7 @@ class Why(QWidget):
             assert layout is not None
             layout.addWidget(self.body)
         self.body.setVisible(shown)
-        self.toggle.setArrowType(fold_arrow(shown))
+        set_fold(self.toggle, shown)
 
 
 class StepCard(QFrame):

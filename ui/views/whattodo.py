@@ -17,7 +17,7 @@ from ...metrics.kinds import AnkiAction, FindingId, Scope, Verdict
 from ...metrics.report.plan_view import Block, plan_view
 from ..text import label, rich, set_markup, set_plain, tooltip
 from ..turns import later, on
-from ..widgets import View, fold_arrow, scrolling
+from ..widgets import View, scrolling, set_fold
 from .plan_cards import FindingCard, PresetBox, StepCard
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ class Fold(QWidget):
         self.toggle = QToolButton()
         self.toggle.setCheckable(True)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.toggle.setArrowType(fold_arrow(False))
+        set_fold(self.toggle, False)
         self.body = label("")
         self.body.setVisible(False)
         self.toggle.toggled.connect(self._fold_toggled)  # toggled(bool): whether it is open
@@ -91,7 +91,7 @@ class Fold(QWidget):
 
     def _fold_toggled(self, shown: bool) -> None:
         self.body.setVisible(shown)
-        self.toggle.setArrowType(fold_arrow(shown))
+        set_fold(self.toggle, shown)
 
 
 class CardsFold(Fold):
@@ -124,7 +124,7 @@ class CardsFold(Fold):
                 self.cards.append(card)
         for card in self.cards:
             card.setVisible(shown)
-        self.toggle.setArrowType(fold_arrow(shown))
+        set_fold(self.toggle, shown)
 
     def set_enabled(self, enabled: bool) -> None:
         self.enabled = enabled
