@@ -45,7 +45,7 @@ def slow(*args, **kwargs):
     time.sleep(0.4)
     return add(*args, **kwargs)
 ziparchive.ZipWriter.add = slow
-from fsrs_calibration.cli.commands import run
+from fsrs_calibration.cli import run  # the program itself (the console script's entry point)
 sys.exit(run())
 """
 
