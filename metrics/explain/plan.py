@@ -91,13 +91,22 @@ ACTION_WORDS = {
     Action.ANSWER_BUTTONS: ActionWords(
         N_("answer buttons"),
         (
-            (_of(R.HARD), N_("Press Again, not Hard, whenever you have forgotten a card.")),
-            (_of(R.AGAIN), N_("Press Again only when you have forgotten; for a shaky recall press Hard.")),
-            (_of(R.FLOOR), N_("Press Again only when you have forgotten; for a shaky recall press Hard.")),
+            (_of(R.HARD), N_("From your next review, press Again, not Hard, whenever you have forgotten a card.")),
+            (
+                _of(R.AGAIN),
+                N_("From your next review, press Again only when you have forgotten; for a shaky recall press Hard."),
+            ),
+            (
+                _of(R.FLOOR),
+                N_("From your next review, press Again only when you have forgotten; for a shaky recall press Hard."),
+            ),
             (_of(R.HEALTH), N_("Check how you press Again and Hard: Anki's own health check did not pass.")),
             (
                 _of(R.HARD, R.AGAIN),
-                N_("Press Again exactly when you have forgotten: never Hard then, and never on cards you remembered."),
+                N_(
+                    "From your next review, press Again exactly when you have forgotten: never Hard then, and never on "
+                    "cards you remembered."
+                ),
             ),
         ),
     ),
