@@ -56,6 +56,9 @@ NOTE_CHECK_BOTH = N_(
     "This preset's reviews cannot show how you use Hard and Again: watch yourself for a week, and answer Again only "
     "when you forgot (recalled, even slowly: Hard or Good); if your answers change, optimize again a month later."
 )
+NOTE_CHECK_OPTIMIZE_NOW = N_(
+    "{note} Optimizing now, as the step above says, is still right."
+)  # a habit note beside a step to optimize now: the note does not hold the step up
 PARAMETERS_AFTER_STEPS = N_(
     "Not on the reviews so far; but the steps above change what the parameters learn from: optimize after them, "
     "as the plan says."

@@ -98,6 +98,7 @@ def test_an_honest_learner_on_the_true_parameters_gets_a_plan_with_no_step(tmp_p
     assert [n.kind for n in plan.notes] == (["check-habits"] if undecided else [])
     if undecided:
         assert dg.first_line.startswith("No setting to change") and "watch yourself for a week" in plan.notes[0].text
+        assert "Optimizing now" not in plan.notes[0].text  # no step to optimize: nothing to say about one
     else:
         assert dg.first_line.startswith("Nothing to change")
     assert dg.to_dict()["plan"][0] == {
@@ -114,6 +115,10 @@ def test_a_preset_on_defaults_starts_with_optimize(tmp_path):
     assert plan.steps[0].action == "optimize" and plan.steps[0].because == ("parameters",)
     assert plan.steps[0].button.kind == "deck-options"
     assert "default parameters" in plan.steps[0].text and "Re-optimize" not in plan.steps[0].text
+    # a misuse the data cannot rule out, beside a step to optimize now: the note says the step still holds
+    for note in plan.notes:
+        if note.kind == "check-habits":
+            assert note.text.endswith("Optimizing now, as the step above says, is still right."), note.text
 
 
 def shared_preset(path: str, seed: int, other_factor: float | None) -> str:

@@ -159,7 +159,10 @@ def _habit_notes(preset: Preset, steps: list[Step]) -> list[Note]:
         return []
     both = undecided >= {FindingId.HARD_MISUSE, FindingId.AGAIN_MISUSE}
     said = words.NOTE_CHECK_BOTH if both else words.NOTE_CHECK_HARD if FindingId.HARD_MISUSE in undecided else None
-    return [Note(K.CHECK_HABITS, _(said or words.NOTE_CHECK_AGAIN))]
+    note = _(said or words.NOTE_CHECK_AGAIN)
+    if any(s.action is Action.OPTIMIZE and not s.later for s in steps):
+        note = text(words.NOTE_CHECK_OPTIMIZE_NOW, note=note)
+    return [Note(K.CHECK_HABITS, note)]
 
 
 def _steps(ctx: Context, row: Row, preset: Preset, before: list[Step]) -> list[Step]:
