@@ -17,8 +17,8 @@ HOW_WELL_RANKED = N_(
 )
 WAITING = N_("{how_well}. Finding out what to do…")
 ASK = N_("{how_well}. Press “Find out what to do” for the steps.")
-NOTHING = N_("{how_well}: nothing to change.")
-NOTES = N_("{how_well}: nothing to change in Anki's settings; read the notes below.")
+NOTHING = N_("Nothing to change. {how_well}.")
+NOTES = N_("Nothing to change in Anki's settings; read the notes below. {how_well}.")
 
 
 def how_well(rmse: float, reviews: int, beats: float | None = None) -> str:
@@ -45,8 +45,8 @@ def after_diagnosis(
     said = how_well(rmse, reviews, beats)
     if steps:
         do = n_(
-            "{how_well}; do the step below to make FSRS fit you better.",
-            "{how_well}; do the {steps} steps below, each when it says, to make FSRS fit you better.",
+            "Do the step below to make FSRS fit you better. {how_well}.",
+            "Do the {steps} steps below, each when it says, to make FSRS fit you better. {how_well}.",
             steps,
         )
         return do.format(how_well=said, steps=fmt.count(steps))

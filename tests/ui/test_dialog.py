@@ -383,7 +383,8 @@ def test_the_calibration_tab_names_scope_parameters_same_day_rule_and_binning(qt
     dialog.set_scope("preset", "P45")
     run_and_wait(qtbot, dialog)
     reviews = dialog.evaluation.overall.reviews
-    assert dialog.headline.text().startswith('<b>Preset "P45"</b>: FSRS predicts your recall to within about ')
+    assert dialog.headline.text().startswith('<b>Preset "P45"</b>: ')  # the verdict, then how well FSRS predicts
+    assert "FSRS predicts your recall to within about " in dialog.headline.text()
     assert "RMSE" not in dialog.headline.text() and "log loss" not in dialog.headline.text().lower()
     text = dialog.results.details.text()
     assert text.startswith('<b>Preset "P45"</b>: ') and f"{reviews:,} reviews scored" in text
