@@ -154,6 +154,9 @@ def test_a_deck_of_other_material_sharing_a_preset_gets_a_split_step(tmp_path, s
     try:
         deck = col.decks.id_for_name(split[0].target)
         assert split[0].button == DeckOptions("Usual preset", deck, split[0].target)
+        # the preset's own Optimize after the split opens a deck that keeps the preset, never the one split off
+        after = [s for p in dg.plan for s in p.steps if s.action == "optimize" and isinstance(s.button, DeckOptions)]
+        assert after and all(s.button.preset == "Usual preset" and s.button.deck_id != deck for s in after)
         [finding] = split[0].findings
         evaluate = next(a for a in finding.actions if a.kind == "evaluate")
         cards = col.db.list("select id from cards where (case when odid != 0 then odid else did end) = ?", deck)

@@ -39,11 +39,14 @@ def _actions(ctx: Context, finding: Finding) -> list[AnkiAction]:
     return []
 
 
-def deck_options(ctx: Context, preset: str) -> DeckOptions:
-    """Return the Deck Options of a preset: of a deck using it, the one with the most scored reviews."""
+def deck_options(ctx: Context, preset: str, leaving: frozenset[int] = frozenset()) -> DeckOptions:
+    """Return the Deck Options of a preset: of a deck using it, the one with the most scored reviews — not one of the
+    decks `leaving` it (split off by an earlier step: their Deck Options would show their new preset)."""
     pid = next((p for p, info in ctx.data.presets.items() if info.name == preset), None)
     s = ctx.scored
     decks = s.deck[s.preset == pid] if pid is not None else np.zeros(0, dtype=np.int64)
+    staying = decks[~np.isin(decks, np.fromiter(leaving, dtype=np.int64, count=len(leaving)))]
+    decks = staying if staying.size else decks
     if decks.size:
         values, counts = np.unique(decks, return_counts=True)
         did = int(values[np.argmax(counts)])

@@ -208,7 +208,8 @@ def _step(
     deck = behind[0].scope.name if row.each is Each.FINDING else preset.name
     said = text(template, deck=fmt.name(deck), preset=fmt.name(preset.name), **_values(behind))
     later = row.later is not None and row.later in chosen
-    button = None if later else _button(ctx, row, preset, behind)
+    leaving = frozenset(s.button.deck_id for s in after.values() if isinstance(s.button, DeckOptions) and s.button.deck)
+    button = None if later else _button(ctx, row, preset, behind, leaving)
     return Step(row.action, deck, because, said, button, behind, later)
 
 
@@ -221,9 +222,11 @@ def _values(behind: tuple[Finding, ...]) -> dict[str, str]:
     return values
 
 
-def _button(ctx: Context, row: Row, preset: Preset, behind: tuple[Finding, ...]) -> AnkiAction | None:
+def _button(
+    ctx: Context, row: Row, preset: Preset, behind: tuple[Finding, ...], leaving: frozenset[int] = frozenset()
+) -> AnkiAction | None:
     if row.button is Button.PRESET_OPTIONS:
-        return deck_options(ctx, preset.name)
+        return deck_options(ctx, preset.name, leaving)  # never a deck an earlier step splits off
     if row.button is Button.FINDING_BROWSE:
         return next((a for f in behind for a in f.actions if isinstance(a, Browse)), None)
     if row.button is Button.FINDING_OPTIONS:
