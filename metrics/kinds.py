@@ -75,7 +75,8 @@ class Reason(StrEnum):
     DEFAULTS = "defaults"  # the preset still runs on FSRS's defaults
     HELPS = "helps"  # parameters trained on the learner's own reviews would predict better
     OVERRATES = "overrates"  # FSRS expects more recall than the learner has
-    AFTER_STEPS = "after-steps"  # a split or an ignore date before it needs new parameters
+    AFTER_STEPS = "after-steps"  # an ignore date before it needs new parameters
+    AFTER_SPLIT = "after-split"  # a deck split off before it: the decks that keep the preset need new parameters
     AFTER_HABITS = "after-habits"  # new answers before it must build up first
     CARDS = "cards"  # cards FSRS keeps getting wrong
 
@@ -88,6 +89,15 @@ class NoteKind(StrEnum):
     OVERRATES = "overrates"  # FSRS expects more recall than the learner has; re-optimizing would not close it
     RETENTION_OFF = "retention-off"  # FSRS is off at the preset's desired retention
     CHECK_HABITS = "check-habits"  # a misuse of Hard or Again the data cannot rule out: how to check it
+
+
+class When(Enum):
+    """A part of a plan of several presets as the learner reads it (report/plan_view.py): its heading says when its
+    lines apply."""
+
+    NOW = "now"
+    LATER = "later"
+    NOTES = "notes"
 
 
 @dataclass(frozen=True)

@@ -38,10 +38,10 @@ def shoot(path: str, target: Path, language: str) -> None:
     from aqt.qt import QApplication
     from support.qt_helpers import ThreadRunner
 
-    from fsrs_calibration.metrics.explain import lang
+    from fsrs_calibration.ui import language as ui_language
     from fsrs_calibration.ui.dialog import CalibrationDialog
 
-    lang.use(language)
+    ui_language.apply(language)  # as in Anki: the language's number marks (Qt's locale) and Anki's own terms
     col = Collection(path)
     try:
         dialog = CalibrationDialog(None, ThreadRunner(col), {"auto_diagnose": True}, None, "26.09.3")

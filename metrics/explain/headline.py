@@ -36,13 +36,27 @@ def before_diagnosis(rmse: float, reviews: int, diagnosing: bool) -> str:
 
 
 def after_diagnosis(
-    rmse: float, reviews: int, steps: int, notes: bool, too_few: str = "", beats: float | None = None
+    rmse: float,
+    reviews: int,
+    steps: int,
+    notes: bool,
+    too_few: str = "",
+    beats: float | None = None,
+    later: bool = True,
 ) -> str:
-    """Return the headline of a diagnosis: its steps to do (in order), or nothing to change (but the notes), or
-    `too_few` (the diagnosis's own line when its reviews are too few for any verdict); `beats` as how_well's."""
+    """Return the headline of a diagnosis: its steps to do (in order; `later`: some of them in a month, each saying
+    when), or nothing to change (but the notes), or `too_few` (the diagnosis's own line when its reviews are too few
+    for any verdict); `beats` as how_well's."""
     if too_few:
         return too_few
     said = how_well(rmse, reviews, beats)
+    if steps > 1 and not later:
+        do = n_(
+            "Do the {steps} step below, in order, to make FSRS fit you better. {how_well}.",
+            "Do the {steps} steps below, in order, to make FSRS fit you better. {how_well}.",
+            steps,
+        )
+        return do.format(how_well=said, steps=fmt.count(steps))
     if steps:
         do = n_(
             "Do the step below to make FSRS fit you better. {how_well}.",

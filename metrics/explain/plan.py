@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..kinds import Action, Reason
+from ..kinds import Action, Reason, When
 from . import formatting as fmt
 from .lang import N_, _, n_
 
@@ -19,6 +19,11 @@ PRESET_HEAD = N_('Preset "{preset}" ({reviews} reviews)')
 PRESET_HEAD_RICH = N_('Preset <b>"{preset}"</b> ({reviews} reviews)')
 PRESETS_HEAD = N_("Presets {presets} ({reviews} reviews)")  # a step or note they share, said once
 PRESETS_HEAD_RICH = N_("Presets <b>{presets}</b> ({reviews} reviews)")
+WHEN_HEADS = {When.NOW: N_("Now"), When.LATER: N_("In a month"), When.NOTES: N_("Notes")}  # a plan of several presets
+FOR_PRESET = N_('Preset "{preset}": {said}')  # a line of a plan of several presets, naming its preset
+FOR_PRESET_RICH = N_('Preset <b>"{preset}"</b>: {said}')
+FOR_PRESETS = N_("Presets {presets}: {said}")  # a line several presets share, said once
+FOR_PRESETS_RICH = N_("Presets <b>{presets}</b>: {said}")
 QUOTED = N_('"{name}"')  # a preset's name in a list of them (Presets "A", "B")
 NOTHING_FOR = N_("Nothing to change for {presets}.")  # the presets that need nothing, in one line
 SAME_SCREEN = N_("{step} (in the same screen)")  # a step whose screen the step before opened
@@ -39,25 +44,28 @@ NOTE_OVERRATES = N_(
     "FSRS expects more recall than you have, and re-optimizing would not change that: your intervals run a little long."
 )
 NOTE_RETENTION_OFF = N_(
-    "At your desired retention ({desired}) FSRS's predictions miss: you would not get the recall it promises."
+    "Near your desired retention ({desired}), FSRS expected {predicted} recall and you recalled {measured}: the recall "
+    "you get is not the one you set."
 )
 NOTE_RETENTION_AFTER = N_(
-    "At your desired retention ({desired}) FSRS's predictions miss: after optimizing, evaluate again to see what to do."
+    "Near your desired retention ({desired}), FSRS expected {predicted} recall and you recalled {measured}: after "
+    "optimizing, evaluate again to see what to do."
 )
 NOTE_CHECK_HARD = N_(
-    "This preset's reviews cannot show whether you press Hard on cards you forgot: watch yourself for a week; if you "
-    "do, press Again instead, and optimize again a month later."
+    "A habit only you can check (the reviews cannot show it): do you press Hard on cards you forgot? If so, press "
+    "Again instead, and optimize again a month later."
 )
 NOTE_CHECK_AGAIN = N_(
-    "This preset's reviews cannot show whether you press Again on cards you recalled: watch yourself for a week; if "
-    "you do, press Hard or Good instead, and optimize again a month later."
+    "A habit only you can check (the reviews cannot show it): do you press Again on cards you recalled? If so, press "
+    "Hard or Good instead, and optimize again a month later."
 )
 NOTE_CHECK_BOTH = N_(
-    "This preset's reviews cannot show how you use Hard and Again: watch yourself for a week, and answer Again only "
-    "when you forgot (recalled, even slowly: Hard or Good); if your answers change, optimize again a month later."
+    "A habit only you can check (the reviews cannot show it): do you press Hard on cards you forgot, or Again on "
+    "cards you recalled, even slowly? If so, press Again for every card you forgot and for no other, and optimize "
+    "again a month later."
 )
 NOTE_CHECK_OPTIMIZE_NOW = N_(
-    "{note} Optimizing now, as the step above says, is still right."
+    "{note} Either way, optimize now, as the steps above say."
 )  # a habit note beside a step to optimize now: the note does not hold the step up
 PARAMETERS_AFTER_STEPS = N_(
     "Not on the reviews so far; but the steps above change what the parameters learn from: optimize after them, "
@@ -120,7 +128,7 @@ ACTION_WORDS = {
                 _of(R.DECK),
                 N_(
                     'Give deck "{deck}" a preset of its own ({clone_preset} in its {deck_options}), '
-                    "then optimize that preset."
+                    "then optimize that preset: FSRS trained on this deck alone predicts it better."
                 ),
             ),
         ),
@@ -135,6 +143,7 @@ ACTION_WORDS = {
             (_of(R.HELPS), N_("{optimize} again: parameters trained on your own reviews would predict better.")),
             (_of(R.OVERRATES), N_("{optimize}: FSRS expects more recall than you have.")),
             (_of(R.AFTER_STEPS), N_('Then optimize preset "{preset}".')),
+            (_of(R.AFTER_SPLIT), N_('Then optimize preset "{preset}" again, for the decks that keep it.')),
             (_of(R.AFTER_HABITS), LATER),
             (_of(R.DEFAULTS, R.AFTER_HABITS), LATER),  # new answers first, whatever else asks for it
             (_of(R.HELPS, R.AFTER_HABITS), LATER),

@@ -1,16 +1,18 @@
 """The plan as a learner reads it (the dialog's What to do and the command line's plain text): blocks in the order to
 do them (steps for later after every step for now), steps numbered once across presets; a habit step or a note
 several presets share said once, naming them; a step whose screen the step before opened already says so instead
-of a second button; the presets that need nothing in one line. --json keeps the engine's plan per preset
-(jobs/diagnose/plan.py).
+of a second button; the presets that need nothing in one line. A plan of one preset (or of presets that share
+everything) stands under that preset's heading; a plan of several is a to-do list in three parts — now, in a month,
+notes — each line naming its presets, so that no preset's name heads several places (readers lost their way
+between five headings for three presets). --json keeps the engine's plan per preset (jobs/diagnose/plan.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from ..kinds import Note
+from ..kinds import Note, When
 
 if TYPE_CHECKING:  # no runtime import: the dialog's module loads this before the engine is needed
     from ..jobs.diagnose.plan import PresetPlan, Step
@@ -34,6 +36,8 @@ class Block:
     reviews: int
     steps: list[Numbered] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)
+    when: When | None = None  # in a plan of several presets, its part (each line then names the presets)
+    opens: bool = False  # the first block of its part: the part's heading stands above it
 
     @property
     def shared(self) -> bool:
@@ -50,6 +54,11 @@ class PlanView:
     @property
     def steps(self) -> int:
         return sum(len(b.steps) for b in self.blocks)
+
+    @property
+    def later(self) -> bool:
+        """Return whether a step is for later (in a month)."""
+        return any(x.step.later for b in self.blocks for x in b.steps)
 
     @property
     def first(self) -> Block | None:
@@ -86,7 +95,22 @@ def plan_view(plans: list[PresetPlan]) -> PlanView:
             own.append(Block((p.preset,), p.reviews, _numbered(steps), notes))
         elif not any(p.preset in b.presets for b in blocks):
             nothing.append(p.preset)
-    return PlanView(_renumbered(_later_last(first + own) + last), nothing)
+    return PlanView(_parts(_renumbered(_later_last(first + own) + last)), nothing)
+
+
+def _parts(blocks: list[Block]) -> list[Block]:
+    """Return the blocks of a plan of several presets cut into its parts (now, in a month, notes), each block marked
+    with its part; a plan under one heading (one preset, or presets that share everything) as it is."""
+    if len({b.presets for b in blocks}) <= 1:
+        return blocks
+    now = [Block(b.presets, b.reviews, [x for x in b.steps if not x.step.later], when=When.NOW) for b in blocks]
+    later = [Block(b.presets, b.reviews, [x for x in b.steps if x.step.later], when=When.LATER) for b in blocks]
+    notes = [Block(b.presets, b.reviews, notes=b.notes, when=When.NOTES) for b in blocks]
+    out: list[Block] = []
+    for part in (now, later, notes):
+        kept = [b for b in part if b.steps or b.notes]
+        out += [replace(b, opens=i == 0) for i, b in enumerate(kept)]
+    return out
 
 
 def _later_last(blocks: list[Block]) -> list[Block]:
@@ -129,5 +153,5 @@ def _renumbered(blocks: list[Block]) -> list[Block]:
         for x in b.steps:
             n += 1
             steps.append(Numbered(n, x.step, x.same_screen))
-        out.append(Block(b.presets, b.reviews, steps, b.notes))
+        out.append(replace(b, steps=steps))
     return out

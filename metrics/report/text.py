@@ -20,7 +20,7 @@ from ..jobs.diagnose import Diagnosis
 from ..jobs.evaluate import Evaluation
 from ..kinds import Scope
 from .advice import comparison_advice
-from .plan_view import plan_view
+from .plan_view import Block, Numbered, plan_view
 
 WHERE_ROWS = (  # a bin of "Where the error is": beyond chance, enough reviews, too few reviews to judge
     N_("{bin} {reviews}  {predicted}  {measured}  [{interval}]  {off_by} *"),
@@ -187,22 +187,44 @@ def format_plan(diagnosis: Diagnosis) -> list[str]:
         lines.append(f"  {diagnosis.first_line}")
     view = plan_view(diagnosis.plan)
     for block in view.blocks:
-        if block.shared:
-            names = fmt.listed([text(plan_words.QUOTED, name=fmt.name(p)) for p in block.presets])
-            lines.append("  " + text(plan_words.PRESETS_HEAD, presets=names, reviews=fmt.count(block.reviews)))
-        else:
-            values = {"preset": fmt.name(block.presets[0]), "reviews": fmt.count(block.reviews)}
-            lines.append("  " + text(plan_words.PRESET_HEAD, **values))
-        for shown in block.steps:
-            step = shown.step
-            said = text(plan_words.SAME_SCREEN, step=step.text) if shown.same_screen else step.text
-            because = ", ".join(step.because)
-            lines.append("    " + text(plan_words.STEP, number=fmt.count(shown.number), step=said, because=because))
-        lines += [f"    {note.text}" for note in block.notes]
+        lines += _plan_block(block)
     if view.nothing:
         names = fmt.listed([text(plan_words.QUOTED, name=fmt.name(p)) for p in view.nothing])
         lines.append("  " + text(plan_words.NOTHING_FOR, presets=names))
     return lines
+
+
+def _plan_block(block: Block) -> list[str]:
+    """Return a block of the plan as plain-text lines: under its preset's heading, or (a plan of several presets)
+    after its part's heading, each line naming its presets."""
+    if block.when is not None:
+        lines = [f"  {_(plan_words.WHEN_HEADS[block.when])}:"] if block.opens else []
+        lines += [f"    {_step_line(shown, block.presets)}" for shown in block.steps]
+        return lines + [f"    {_for(block.presets, note.text)}" for note in block.notes]
+    if block.shared:
+        names = fmt.listed([text(plan_words.QUOTED, name=fmt.name(p)) for p in block.presets])
+        lines = ["  " + text(plan_words.PRESETS_HEAD, presets=names, reviews=fmt.count(block.reviews))]
+    else:
+        values = {"preset": fmt.name(block.presets[0]), "reviews": fmt.count(block.reviews)}
+        lines = ["  " + text(plan_words.PRESET_HEAD, **values)]
+    lines += [f"    {_step_line(shown)}" for shown in block.steps]
+    return lines + [f"    {note.text}" for note in block.notes]
+
+
+def _step_line(shown: Numbered, presets: tuple[str, ...] = ()) -> str:
+    """Return a numbered step (after the presets it is for, when given), the findings behind it in brackets."""
+    step = shown.step
+    said = text(plan_words.SAME_SCREEN, step=step.text) if shown.same_screen else step.text
+    said = _for(presets, said) if presets else said
+    return text(plan_words.STEP, number=fmt.count(shown.number), step=said, because=", ".join(step.because))
+
+
+def _for(presets: tuple[str, ...], said: str) -> str:
+    """Return a line of a plan of several presets, after the presets it is for."""
+    if len(presets) > 1:
+        names = fmt.listed([text(plan_words.QUOTED, name=fmt.name(p)) for p in presets])
+        return text(plan_words.FOR_PRESETS, presets=names, said=said)
+    return text(plan_words.FOR_PRESET, preset=fmt.name(presets[0]), said=said)
 
 
 def format_diagnosis(diagnosis: Diagnosis) -> str:

@@ -97,8 +97,8 @@ def test_an_honest_learner_on_the_true_parameters_gets_a_plan_with_no_step(tmp_p
     assert steps(dg) == [] and [p.to_dict()["steps"] for p in dg.plan] == [[]]
     assert [n.kind for n in plan.notes] == (["check-habits"] if undecided else [])
     if undecided:
-        assert dg.first_line.startswith("No setting to change") and "watch yourself for a week" in plan.notes[0].text
-        assert "Optimizing now" not in plan.notes[0].text  # no step to optimize: nothing to say about one
+        assert dg.first_line.startswith("No setting to change") and "A habit only you can check" in plan.notes[0].text
+        assert "optimize now" not in plan.notes[0].text  # no step to optimize: nothing to say about one
     else:
         assert dg.first_line.startswith("Nothing to change")
     assert dg.to_dict()["plan"][0] == {
@@ -118,7 +118,7 @@ def test_a_preset_on_defaults_starts_with_optimize(tmp_path):
     # a misuse the data cannot rule out, beside a step to optimize now: the note says the step still holds
     for note in plan.notes:
         if note.kind == "check-habits":
-            assert note.text.endswith("Optimizing now, as the step above says, is still right."), note.text
+            assert note.text.endswith("Either way, optimize now, as the steps above say."), note.text
 
 
 def shared_preset(path: str, seed: int, other_factor: float | None) -> str:

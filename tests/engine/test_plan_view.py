@@ -4,7 +4,7 @@ for later (its sentence says "in a month") after every step for now, whichever p
 from __future__ import annotations
 
 from fsrs_calibration.metrics.jobs.diagnose.plan import PresetPlan, Step
-from fsrs_calibration.metrics.kinds import Action, DeckOptions, FindingId, Note, NoteKind
+from fsrs_calibration.metrics.kinds import Action, DeckOptions, FindingId, Note, NoteKind, When
 from fsrs_calibration.metrics.report.plan_view import plan_view
 
 HABIT = "Press Again only when you have forgotten."
@@ -73,3 +73,31 @@ def test_one_preset_keeps_one_heading_for_its_steps_now_and_later():
     plans = [PresetPlan("A", 300, [_habit("A"), _later("A")], [late])]
     view = plan_view(plans)
     assert [(b.presets, [x.number for x in b.steps], b.notes) for b in view.blocks] == [(("A",), [1, 2], [late])]
+
+
+def test_a_plan_of_several_presets_reads_as_now_then_in_a_month_then_notes():
+    # readers lost their way between five preset headings for three presets ("Languages" under three of them):
+    # a plan of several presets is one to-do list, each part headed once, each line naming its presets
+    late = Note(NoteKind.LATE, "Recall fell below target because reviews came late.")
+    check = Note(NoteKind.CHECK_HABITS, "A habit only you can check.")
+    plans = [
+        PresetPlan("A", 300, [_habit("A"), _later("A")], [late]),
+        PresetPlan("B", 200, [_optimize_now("B")], [check]),
+        PresetPlan("C", 100, [], [late]),
+    ]
+    view = plan_view(plans)
+    parts = [(b.when, b.opens, b.presets, [x.number for x in b.steps], b.notes) for b in view.blocks]
+    assert parts == [
+        (When.NOW, True, ("A",), [1], []),
+        (When.NOW, False, ("B",), [2], []),
+        (When.LATER, True, ("A",), [3], []),
+        (When.NOTES, True, ("B",), [], [check]),  # a preset's notes beside its steps first, as its steps stand
+        (When.NOTES, False, ("A", "C"), [], [late]),
+    ]
+    assert view.later and view.steps == 3
+
+
+def test_a_plan_under_one_heading_has_no_parts():
+    plans = [PresetPlan("A", 300, [_habit("A"), _optimize_now("A")])]
+    view = plan_view(plans)
+    assert [b.when for b in view.blocks] == [None] and not view.later

@@ -61,7 +61,9 @@ class StepCard(QFrame):
     """One step: its number and sentence, the button that does it in Anki (none when the step before opened the same
     screen: then it says so), and Why?."""
 
-    def __init__(self, shown: Numbered, act: Act, findings_html: Callable[[list[Finding]], str]) -> None:
+    def __init__(
+        self, shown: Numbered, act: Act, findings_html: Callable[[list[Finding]], str], named: tuple[str, ...] = ()
+    ) -> None:
         super().__init__()
         step = self.step = shown.step
         self.setFrameShape(QFrame.Shape.StyledPanel)
@@ -69,7 +71,8 @@ class StepCard(QFrame):
         layout.setContentsMargins(6, 3, 6, 3)
         sentence = label(selectable=True, squeeze=True)
         said = text(words.SAME_SCREEN, step=step.text) if shown.same_screen else step.text
-        set_markup(sentence, rich(_("<b>{n}.</b> {step}"), n=fmt.count(shown.number), step=said))
+        number = rich("{n}", n=fmt.count(shown.number))
+        set_markup(sentence, _("<b>{n}.</b> {step}").format(n=number, step=for_presets(named, said)))
         self.anki_actions = [step.button] if step.button and not shown.same_screen else []
         row, self.buttons = action_buttons(self.anki_actions, act)
         row.insertWidget(0, sentence, 1)  # the sentence, then its button and Why? on the same line
@@ -103,14 +106,29 @@ def _evidence(step: Step, findings_html: Callable[[list[Finding]], str]) -> QWid
     return box
 
 
+def for_presets(presets: tuple[str, ...], said: str) -> str:
+    """Return `said` as markup, after the presets it is for (a line of a plan of several presets; none: as it is)."""
+    if not presets:
+        return rich("{said}", said=said)
+    if len(presets) > 1:
+        names = fmt.listed([text(words.QUOTED, name=fmt.name(p)) for p in presets])
+        return rich(_(words.FOR_PRESETS_RICH), presets=names, said=said)
+    return rich(_(words.FOR_PRESET_RICH), preset=fmt.name(presets[0]), said=said)
+
+
 class PresetBox(QFrame):
-    """A block of the plan: its preset (or the presets that share it) and reviews, then its steps and its notes."""
+    """A block of the plan: its preset (or the presets that share it) and reviews, then its steps and its notes; in
+    a plan of several presets, a block of one of its parts (now, in a month, notes), the part's heading above its
+    first block, each line naming its presets."""
 
     def __init__(self, block: Block, act: Act, findings_html: Callable[[list[Finding]], str]) -> None:
         super().__init__()
         self.setFrameShape(QFrame.Shape.NoFrame)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 4, 0, 4)
+        layout.setContentsMargins(0, 4 if block.when is None or block.opens else 0, 0, 0 if block.when else 4)
+        if block.when is not None:
+            self._part(layout, block, act, findings_html)
+            return
         head = label()
         if block.shared:
             names = fmt.listed([text(words.QUOTED, name=fmt.name(p)) for p in block.presets])
@@ -126,6 +144,22 @@ class PresetBox(QFrame):
             line = label(text(words.NOTE, note=note.text))
             slanted = "" if current().right_to_left else "font-style: italic; "  # Arabic, Hebrew: no italics
             line.setStyleSheet(slanted + ("margin-right: 12px" if current().right_to_left else "margin-left: 12px"))
+            layout.addWidget(line)
+
+    def _part(self, layout: QVBoxLayout, block: Block, act: Act, findings_html: Callable[[list[Finding]], str]) -> None:
+        """Lay out a block of a plan of several presets (see the class)."""
+        assert block.when is not None
+        if block.opens:
+            head = label()
+            set_markup(head, rich("<b>{part}</b>", part=_(words.WHEN_HEADS[block.when])))
+            layout.addWidget(head)
+        self.steps = [StepCard(shown, act, findings_html, block.presets) for shown in block.steps]
+        for card in self.steps:
+            layout.addWidget(card)
+        for note in block.notes:
+            line = label(selectable=True)
+            set_markup(line, for_presets(block.presets, note.text))
+            line.setStyleSheet("margin-right: 12px" if current().right_to_left else "margin-left: 12px")
             layout.addWidget(line)
 
 

@@ -132,8 +132,14 @@ def _notes(preset: Preset, steps: list[Step]) -> list[Note]:
     off = _own(preset, FindingId.DESIRED_RETENTION)
     if off is not None and off.verdict is Verdict.SUGGESTION and isinstance(off.evidence, RetentionCandidates):
         after = any(s.action is Action.OPTIMIZE for s in steps)
-        desired = fmt.percent(off.evidence.desired, 0)
-        said = text(words.NOTE_RETENTION_AFTER if after else words.NOTE_RETENTION_OFF, desired=desired)
+        ev = off.evidence
+        here = min(ev.candidates, key=lambda c: abs(c.retention - ev.desired))  # the finding's own (off there)
+        values = {"predicted": fmt.percent(here.predicted, 1), "measured": fmt.percent(here.measured, 1)}
+        said = text(
+            words.NOTE_RETENTION_AFTER if after else words.NOTE_RETENTION_OFF,
+            desired=fmt.percent(ev.desired, 0),
+            **values,
+        )
         notes.append(Note(K.RETENTION_OFF, said))
     return notes + _habit_notes(preset, steps)
 

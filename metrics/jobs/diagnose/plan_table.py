@@ -121,7 +121,7 @@ ROWS = (
             Trigger(F.RETENTION, R.OVERRATES, when=cause_is(Cause.FSRS_OVERRATES)),
         ),
         after={
-            Action.SPLIT_PRESET: R.AFTER_STEPS,
+            Action.SPLIT_PRESET: R.AFTER_SPLIT,
             Action.IGNORE_BEFORE: R.AFTER_STEPS,
             Action.ANSWER_BUTTONS: R.AFTER_HABITS,
         },
