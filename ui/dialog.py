@@ -299,7 +299,7 @@ class CalibrationDialog(QDialog):
             return
         o, view = ev.overall, plan_view(dg.plan)
         too_few = "" if dg.plan else dg.first_line  # no plan: too few reviews for any verdict
-        notes = any(b.notes for b in view.blocks)
+        notes = sum(len(b.notes) for b in view.blocks)
         said = headline.after_diagnosis(o.rmse_bins, o.reviews, view.steps, notes, too_few, _beats(dg), view.later)
         set_rich(self.headline, headline.scope_frame(), scope=self.bar.scope_text(), sentence=said)
 

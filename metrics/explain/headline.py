@@ -18,7 +18,6 @@ HOW_WELL_RANKED = N_(
 WAITING = N_("{how_well}. Finding out what to do…")
 ASK = N_("{how_well}. Press “Find out what to do” for the steps.")
 NOTHING = N_("Nothing to change. {how_well}.")
-NOTES = N_("Nothing to change in Anki's settings; read the notes below. {how_well}.")
 
 
 def how_well(rmse: float, reviews: int, beats: float | None = None) -> str:
@@ -39,14 +38,14 @@ def after_diagnosis(
     rmse: float,
     reviews: int,
     steps: int,
-    notes: bool,
+    notes: int,
     too_few: str = "",
     beats: float | None = None,
     later: bool = True,
 ) -> str:
     """Return the headline of a diagnosis: its steps to do (in order; `later`: some of them in a month, each saying
-    when), or nothing to change (but the notes), or `too_few` (the diagnosis's own line when its reviews are too few
-    for any verdict); `beats` as how_well's."""
+    when), or nothing to change (but its `notes`, counted), or `too_few` (the diagnosis's own line when its reviews
+    are too few for any verdict); `beats` as how_well's."""
     if too_few:
         return too_few
     said = how_well(rmse, reviews, beats)
@@ -64,7 +63,14 @@ def after_diagnosis(
             steps,
         )
         return do.format(how_well=said, steps=fmt.count(steps))
-    return text(NOTES if notes else NOTHING, how_well=said)
+    if notes:
+        read = n_(
+            "Nothing to change in Anki's settings; read the note below. {how_well}.",
+            "Nothing to change in Anki's settings; read the notes below. {how_well}.",
+            notes,
+        )
+        return read.format(how_well=said)
+    return text(NOTHING, how_well=said)
 
 
 def scope_frame() -> str:

@@ -65,7 +65,7 @@ NOTE_CHECK_BOTH = N_(
     "again a month later."
 )
 NOTE_CHECK_OPTIMIZE_NOW = N_(
-    "{note} Either way, optimize now, as the steps above say."
+    "{note} This does not change what to do now."
 )  # a habit note beside a step to optimize now: the note does not hold the step up
 PARAMETERS_AFTER_STEPS = N_(
     "Not on the reviews so far; but the steps above change what the parameters learn from: optimize after them, "
@@ -97,7 +97,7 @@ def _of(*reasons: Reason) -> frozenset[Reason]:
 
 
 R = Reason
-LATER = N_("In a month, once your reviews are answered the new way: {optimize} (not before).")
+LATER = N_("In a month, once your reviews are answered the new way: {optimize} in {deck_options} (not before).")
 ACTION_WORDS = {
     Action.ANSWER_BUTTONS: ActionWords(
         N_("answer buttons"),
@@ -143,7 +143,7 @@ ACTION_WORDS = {
             (_of(R.HELPS), N_("{optimize} again: parameters trained on your own reviews would predict better.")),
             (_of(R.OVERRATES), N_("{optimize}: FSRS expects more recall than you have.")),
             (_of(R.AFTER_STEPS), N_('Then optimize preset "{preset}".')),
-            (_of(R.AFTER_SPLIT), N_('Then optimize preset "{preset}" again, for the decks that keep it.')),
+            (_of(R.AFTER_SPLIT), N_('Then optimize preset "{preset}" again, for the decks that keep it: {decks}.')),
             (_of(R.AFTER_HABITS), LATER),
             (_of(R.DEFAULTS, R.AFTER_HABITS), LATER),  # new answers first, whatever else asks for it
             (_of(R.HELPS, R.AFTER_HABITS), LATER),

@@ -98,7 +98,7 @@ def test_an_honest_learner_on_the_true_parameters_gets_a_plan_with_no_step(tmp_p
     assert [n.kind for n in plan.notes] == (["check-habits"] if undecided else [])
     if undecided:
         assert dg.first_line.startswith("No setting to change") and "A habit only you can check" in plan.notes[0].text
-        assert "optimize now" not in plan.notes[0].text  # no step to optimize: nothing to say about one
+        assert "what to do now" not in plan.notes[0].text  # no step to optimize: nothing to say about one
     else:
         assert dg.first_line.startswith("Nothing to change")
     assert dg.to_dict()["plan"][0] == {
@@ -118,7 +118,7 @@ def test_a_preset_on_defaults_starts_with_optimize(tmp_path):
     # a misuse the data cannot rule out, beside a step to optimize now: the note says the step still holds
     for note in plan.notes:
         if note.kind == "check-habits":
-            assert note.text.endswith("Either way, optimize now, as the steps above say."), note.text
+            assert note.text.endswith("This does not change what to do now."), note.text
 
 
 def shared_preset(path: str, seed: int, other_factor: float | None) -> str:
@@ -157,6 +157,9 @@ def test_a_deck_of_other_material_sharing_a_preset_gets_a_split_step(tmp_path, s
         # the preset's own Optimize after the split opens a deck that keeps the preset, never the one split off
         after = [s for p in dg.plan for s in p.steps if s.action == "optimize" and isinstance(s.button, DeckOptions)]
         assert after and all(s.button.preset == "Usual preset" and s.button.deck_id != deck for s in after)
+        # and its sentence names the deck that keeps the preset (readers: "for which decks?")
+        kept = ({"Usual", "Other"} - {split[0].target}).pop()
+        assert all(s.text.endswith(f'for the decks that keep it: "{kept}".') for s in after), [s.text for s in after]
         [finding] = split[0].findings
         evaluate = next(a for a in finding.actions if a.kind == "evaluate")
         cards = col.db.list("select id from cards where (case when odid != 0 then odid else did end) = ?", deck)

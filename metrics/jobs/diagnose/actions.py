@@ -39,6 +39,17 @@ def _actions(ctx: Context, finding: Finding) -> list[AnkiAction]:
     return []
 
 
+def keeping(ctx: Context, preset: str, leaving: frozenset[int]) -> list[int]:
+    """Return the decks with scored reviews that keep a preset once the decks `leaving` it are split off, the one with
+    the most reviews first."""
+    pid = next((p for p, info in ctx.data.presets.items() if info.name == preset), None)
+    s = ctx.scored
+    decks = s.deck[s.preset == pid] if pid is not None else np.zeros(0, dtype=np.int64)
+    left = np.fromiter(leaving, dtype=np.int64, count=len(leaving))
+    values, counts = np.unique(decks[~np.isin(decks, left)], return_counts=True)
+    return [int(values[i]) for i in np.argsort(-counts, kind="stable")]
+
+
 def deck_options(ctx: Context, preset: str, leaving: frozenset[int] = frozenset()) -> DeckOptions:
     """Return the Deck Options of a preset: of a deck using it, the one with the most scored reviews — not one of the
     decks `leaving` it (split off by an earlier step: their Deck Options would show their new preset)."""

@@ -19,7 +19,7 @@ from ...explain import plan as words
 from ...explain.lang import _, text
 from ...kinds import Action, AnkiAction, Browse, DeckOptions, FindingId, Note, Reason, ScopeKind, Verdict
 from ...kinds import NoteKind as K
-from .actions import deck_options
+from .actions import deck_options, keeping
 from .again_misuse import AgainEvidence
 from .context import Context
 from .desired_retention import RetentionCandidates
@@ -28,6 +28,8 @@ from .hard_misuse import HardEvidence
 from .ignore_before import IgnoreEvidence
 from .plan_table import ROWS, Button, Each, Row, Trigger
 from .retention import Cause, RetentionEvidence
+
+KEPT_NAMED = 3  # decks named in the step that optimizes a preset after a split (the rest: …)
 
 
 @dataclass(frozen=True)
@@ -212,11 +214,19 @@ def _step(
     else:  # it follows from the steps before it: theirs
         because = tuple(dict.fromkeys(b for r, s in after.items() if r in chosen for b in s.because))
     deck = behind[0].scope.name if row.each is Each.FINDING else preset.name
-    said = text(template, deck=fmt.name(deck), preset=fmt.name(preset.name), **_values(behind))
-    later = row.later is not None and row.later in chosen
     leaving = frozenset(s.button.deck_id for s in after.values() if isinstance(s.button, DeckOptions) and s.button.deck)
+    values = _values(behind) | ({"decks": _kept(ctx, preset.name, leaving)} if Reason.AFTER_SPLIT in chosen else {})
+    said = text(template, deck=fmt.name(deck), preset=fmt.name(preset.name), **values)
+    later = row.later is not None and row.later in chosen
     button = None if later else _button(ctx, row, preset, behind, leaving)
     return Step(row.action, deck, because, said, button, behind, later)
+
+
+def _kept(ctx: Context, preset: str, leaving: frozenset[int]) -> str:
+    """Return the decks that keep a preset after a split, named (the three with the most reviews, then "…")."""
+    decks = keeping(ctx, preset, leaving)
+    names = [text(words.QUOTED, name=fmt.name(ctx.data.deck_names.get(d, str(d)))) for d in decks[:KEPT_NAMED]]
+    return fmt.listed(names + ["…"] if len(decks) > KEPT_NAMED else names)
 
 
 def _values(behind: tuple[Finding, ...]) -> dict[str, str]:
