@@ -35,21 +35,23 @@ def learners(folder: Path) -> dict[str, str]:
 def shoot(path: str, target: Path, language: str) -> None:
     """Open the dialog on the collection, wait for its plan, save the What to do tab."""
     from anki.collection import Collection
-    from aqt.qt import QApplication
+    from aqt.qt import QApplication, Qt
     from support.qt_helpers import ThreadRunner
 
     from fsrs_calibration.ui import language as ui_language
     from fsrs_calibration.ui.dialog import CalibrationDialog
 
     ui_language.apply(language)  # as in Anki: the language's number marks (Qt's locale) and Anki's own terms
+    app = QApplication.instance()
+    assert app is not None
+    rtl = ui_language.lang.current().right_to_left  # as Anki sets it: buttons and their text laid out right to left
+    app.setLayoutDirection(Qt.LayoutDirection.RightToLeft if rtl else Qt.LayoutDirection.LeftToRight)
     col = Collection(path)
     try:
         dialog = CalibrationDialog(None, ThreadRunner(col), {"auto_diagnose": True}, None, "26.09.3")
         dialog.resize(920, 700)  # as it opens on a 1366×768 screen (728 px under the taskbar)
         dialog.show()
         dialog.start()
-        app = QApplication.instance()
-        assert app is not None
         while dialog.diagnosis is None or dialog.running or dialog.whattodo.building:
             app.processEvents()
         for _ in range(5):
@@ -61,7 +63,7 @@ def shoot(path: str, target: Path, language: str) -> None:
 
 
 def main(language: str) -> None:
-    from aqt.qt import QApplication
+    from aqt.qt import QApplication, Qt
 
     _app = QApplication([])
     out = ROOT / "build" / "screenshots" / "plans"

@@ -42,7 +42,9 @@ def numbers(code: str) -> lang.Numbers:
     digits = "".join(chr(ord(zero[0]) + i) for i in range(10))
     pattern = locale.dateFormat(QLocale.FormatType.ShortFormat).replace("\u200f", "")
     dates = pattern.replace("yyyy", "yy").replace("yy", "yyyy") if lang.base(code) != lang.ENGLISH else "yyyy-MM-dd"
-    return lang.Numbers(locale.decimalPoint() or ".", locale.groupSeparator() or "", digits, dates)
+    group = locale.groupSeparator() or ""
+    four = bool(group) and group in locale.toString(8719)  # CLDR's minimum grouping: es, pl, it write "8719"
+    return lang.Numbers(locale.decimalPoint() or ".", group, digits, dates, four)
 
 
 def anki_terms(code: str, tr: object | None = None) -> dict[str, str]:

@@ -23,6 +23,9 @@ POINTS = N_("{number} pp")  # percentage points
 LTR_ISOLATE, RTL_ISOLATE, FIRST_STRONG_ISOLATE, POP_ISOLATE = "\u2066", "\u2067", "\u2068", "\u2069"
 
 
+FOUR_DIGITS = re.compile(r"(?<![\d,.])(\d),(\d{3})(?![\d,])")  # a four-digit whole number, grouped
+
+
 def local(english: str) -> str:
     """Return a number written the English way ("12,345.6") with the language's marks, isolated left to
     right in a right-to-left language."""
@@ -148,7 +151,9 @@ def interval(low: float | None, high: float | None, fmt: str = "log_loss") -> st
 def _plain(english: str) -> str:
     """Return a number with the language's marks and digits, not isolated (it goes inside a message)."""
     marks = lang.current().numbers
-    if (marks.decimal, marks.group, marks.digits) == (".", ",", "0123456789"):
+    if (marks.decimal, marks.group, marks.digits, marks.group_four) == (".", ",", "0123456789", True):
         return english
+    if not marks.group_four:  # "8,719" → "8719", never "18,719" or "1,234,567"
+        english = FOUR_DIGITS.sub(r"\1\2", english)
     swapped = english.replace(",", "\0").replace(".", marks.decimal).replace("\0", marks.group)
     return swapped.translate(str.maketrans("0123456789", marks.digits))

@@ -65,6 +65,7 @@ class Numbers:
     group: str = ","
     digits: str = "0123456789"  # Arabic's locale writes ٠١٢٣٤٥٦٧٨٩
     dates: str = "yyyy-MM-dd"  # the order of a date, as Qt's patterns write it ("dd.MM.yyyy")
+    group_four: bool = True  # whether a four-digit number is grouped ("8.719"; Spanish, Polish, Italian: "8719")
 
 
 @dataclass

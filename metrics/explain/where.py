@@ -54,11 +54,14 @@ OVERDUE_LABELS = {0: N_("early"), 1: N_("on time"), 2: N_("1.5–3× late"), 3: 
 OVERDUE_WHERE = (0, 1, 2, 3)  # the lateness bins with words of their own: early, on time, 1.5–3× and over 3× late
 
 
-def bin_label(feature: str, lowest: int, highest: int) -> str:
-    """Return a bin's range as shown in the chart and the table ("3–4", "on time", "5–6")."""
+def bin_label(feature: str, lowest: int | str, highest: int | str) -> str:
+    """Return a bin's range as shown in the chart and the table ("3–4", "on time", "5–6"); a month's, its name (written
+    the language's way already: never through the number marks, which would make "02.2025" "02,2025")."""
+    if feature == "month":
+        return str(lowest) if lowest == highest else f"{lowest}–{highest}"
     if feature == "overdue":
         return _(OVERDUE_LABELS[lowest]) if lowest in OVERDUE_LABELS else str(lowest)
-    return _span(lowest, highest)
+    return _span(int(lowest), int(highest))
 
 
 def _span(lowest: int, highest: int) -> str:

@@ -178,3 +178,25 @@ def test_report_labels_line_up_however_wide_the_language_writes_them():
     starts = [width(line) - width(line.split("：")[-1].split(": ")[-1].lstrip()) for line in japanese]
     assert len(set(starts)) == 1, japanese  # the values start in one column (wide letters count two)
     assert columns(["at 12:30 it ran"]) == ["at 12:30 it ran"]  # a colon inside a value is not a label
+
+
+def test_a_month_label_keeps_the_language_date_marks_in_the_chart():
+    # a second reader (ru, uk): the Over time chart read "02,2025": the month, already written the language's way,
+    # went through the number formatter, which turned its dot into the decimal comma
+    from fsrs_calibration.metrics.explain.where import bin_label
+
+    lang.use("ru_RU", lang.Numbers(",", "\u00a0", dates="dd.MM.yyyy"))
+    shown = fmt.month("2025-02")
+    assert shown == "02.2025"
+    assert bin_label("month", shown, shown) == "02.2025"
+    assert bin_label("interval", 3, 4) == "3–4"
+
+
+def test_a_four_digit_number_is_grouped_only_where_the_language_does():
+    # a second reader (es): "8.719 repasos" — Spanish, Polish and Italian write 8719 (CLDR's minimum grouping, as
+    # Qt's locale does) but 18.719
+    lang.use("es_ES", lang.Numbers(",", ".", dates="dd/MM/yyyy", group_four=False))
+    assert (fmt.count(8719), fmt.count(18719), fmt.count(1234567)) == ("8719", "18.719", "1.234.567")
+    assert fmt.local("8,719.5") == "8719,5" and fmt.local("0.9021") == "0,9021"
+    lang.use("de_DE", lang.Numbers(",", ".", dates="dd.MM.yyyy"))
+    assert fmt.count(8719) == "8.719"

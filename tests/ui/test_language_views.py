@@ -70,3 +70,23 @@ def test_arabic_mirrors_the_dialog_isolates_ranges_and_keeps_the_chart_left_to_r
     interval = bins.item(bins.rowCount() - 1, 4).text()
     assert interval.startswith("\u2066") and interval.endswith("\u2069") and "–" in interval  # never reversed
     assert "٪" in interval or "%" in interval
+
+
+@pytest.mark.parametrize("code", ["ja_JP", "zh_CN", "zh_TW"])
+def test_the_report_lines_up_its_columns_in_chinese_and_japanese(qtbot, col, code):
+    # second readers (ja, zh_CN): the report's values stood out of line after CJK labels — the system's fixed font
+    # fell back to a proportional CJK font, while the report pads by East Asian width (two columns a character)
+    from aqt.qt import QFontDatabase, QFontMetricsF
+
+    from fsrs_calibration.metrics.report.text import width
+
+    if not any(f.startswith("Noto Sans Mono CJK") for f in QFontDatabase.families()):
+        pytest.skip("no CJK fixed-pitch font installed (make installs fonts-noto-cjk)")
+    dialog = evaluated(qtbot, col, code)
+    view = dialog.views.get("report")  # built when first shown: shown now, filled with the evaluation
+    metrics = QFontMetricsF(view.text.font())
+    lines = [line for line in view.text.toPlainText().splitlines() if ":" in line or "：" in line][:12]
+    assert any(width(line) != len(line) for line in lines), lines  # some hold CJK characters
+    column = metrics.horizontalAdvance("0")
+    for line in lines:
+        assert abs(metrics.horizontalAdvance(line) - width(line) * column) < 0.5, line

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from aqt.qt import QHBoxLayout, QLabel, QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
+from aqt.qt import QLabel, QSplitter, Qt, QTableWidgetItem, QVBoxLayout, QWidget
 
 from ...metrics.explain import formatting as fmt
 from ...metrics.explain.lang import N_, _, text
 from ..chart import ChartWidget
+from ..flow import FlowLayout
 from ..text import label, set_plain, set_rich, tooltip
 from ..widgets import NumberItem, View, page, table
 
@@ -54,13 +55,13 @@ class ResultsView(View):
         layout.setContentsMargins(4, 4, 4, 4)
         self.details = label("", selectable=True, squeeze=True)  # what produced the numbers (the dialog fills it)
         layout.addWidget(self.details)
-        row = QHBoxLayout()
+        row = FlowLayout()  # the numbers side by side, wrapping between them, never inside one
         self.labels: dict[str, QLabel] = {}
         for key in ("reviews", "log_loss", "rmse", "auc", "retention"):
-            number = label("")
+            number = label("", wrap=False)
             number.setToolTip(tooltip(_(HELP[key])))
             self.labels[key] = number
-            row.addWidget(number, 1)
+            row.addWidget(number)
         layout.addLayout(row)
         self.verdict = label("", selectable=True)
         layout.addWidget(self.verdict)
