@@ -63,7 +63,7 @@ def shoot(path: str, target: Path, language: str) -> None:
 
 
 def main(language: str) -> None:
-    from aqt.qt import QApplication, Qt
+    from aqt.qt import QApplication
 
     _app = QApplication([])
     out = ROOT / "build" / "screenshots" / "plans"

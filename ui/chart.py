@@ -329,7 +329,7 @@ def paint_feature(
     painter.setPen(QPen(ink, 1))
     painter.drawRect(area)
     plot.y_labels(painter, ys)
-    plot.x_labels(painter, [(i, _tick(feature, label_of(r))) for i, r in enumerate(rows)])
+    plot.x_labels(painter, [(i, _tick(feature, label_of(r, feature))) for i, r in enumerate(rows)])
     axis = _(AXIS_TITLES[feature]) if feature in AXIS_TITLES else feature
     plot.x_title(painter, axis)
     plot.y_title(painter, rect, _("Recall"))
@@ -350,7 +350,7 @@ def paint_feature(
                 tip = text(
                     "{axis}: {bin}\n{reviews} reviews\nPredicted {predicted}\nMeasured {measured}",
                     axis=axis,
-                    bin=label_of(r),
+                    bin=label_of(r, feature),
                     reviews=fmt.count(r.count),
                     predicted=_pct(r.mean_predicted),
                     measured=_pct(r.mean_actual),
@@ -431,11 +431,11 @@ def _tick(feature: str, span: str) -> str:
     return text(DAYS, days=span) if feature == "interval" else span
 
 
-def label_of(row: Any) -> str:
+def label_of(row: Any, feature: str = "") -> str:
     """Return a feature bin's range as text (a FeatureBin's ends are whole numbers, a month's its name)."""
     from ..metrics.explain.where import bin_label
 
-    return bin_label(getattr(row, "feature", ""), row.lowest, row.highest)
+    return bin_label(getattr(row, "feature", feature), row.lowest, row.highest)
 
 
 def _clip(v: float) -> float:

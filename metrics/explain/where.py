@@ -57,7 +57,7 @@ OVERDUE_WHERE = (0, 1, 2, 3)  # the lateness bins with words of their own: early
 def bin_label(feature: str, lowest: int | str, highest: int | str) -> str:
     """Return a bin's range as shown in the chart and the table ("3–4", "on time", "5–6"); a month's, its name (written
     the language's way already: never through the number marks, which would make "02.2025" "02,2025")."""
-    if feature == "month":
+    if feature == "month" or isinstance(lowest, str) or isinstance(highest, str):
         return str(lowest) if lowest == highest else f"{lowest}–{highest}"
     if feature == "overdue":
         return _(OVERDUE_LABELS[lowest]) if lowest in OVERDUE_LABELS else str(lowest)
