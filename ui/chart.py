@@ -203,7 +203,8 @@ def paint_calibration(
         (MEASURED, "dotline", _("count-weighted fit")),
     ]
     em = plot.em
-    _legend(painter, QPointF(plot.area.left() + 0.6 * em, plot.area.top() + 0.5 * em), ink, em, legend)
+    origin = QPointF(plot.area.left() + 0.6 * em, plot.area.top() + 0.5 * em)
+    _legend(painter, origin, ink, em, legend, behind=background)
     return drawn
 
 
@@ -279,10 +280,18 @@ def _legend(
     em: float,
     items: list[tuple[QColor | None, str, str]],
     width: float = 0.0,
+    behind: QColor | None = None,
 ) -> None:
-    """Draw legend rows (a marker in its colour, then the label); labels elided to `width` if given."""
+    """Draw legend rows (a marker in its colour, then the label); labels elided to `width` if given; on a panel of
+    `behind` (the chart's background, nearly opaque) when the legend stands inside the plot, over its points."""
     y = origin.y()
     metrics = QFontMetricsF(painter.font())
+    if behind is not None:
+        wide = max((metrics.horizontalAdvance(label) + (1.4 * em if c is not None else 0) for c, _s, label in items))
+        panel = QColor(behind)
+        panel.setAlphaF(0.85)
+        tall = em * len(items) + 0.4 * em
+        painter.fillRect(QRectF(origin.x() - 0.3 * em, y - 0.2 * em, wide + 0.6 * em, tall), panel)
     for color, style, label in items:
         x = origin.x()
         if color is not None:
@@ -363,6 +372,7 @@ def paint_feature(
         ink,
         em,
         [(PREDICTED, "dot", _("predicted by FSRS")), (MEASURED, "dot", _("measured (your answers)"))],
+        behind=background,
     )
     return drawn
 

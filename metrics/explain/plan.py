@@ -48,8 +48,8 @@ NOTE_RETENTION_OFF = N_(
     "you get is not the one you set."
 )
 NOTE_RETENTION_AFTER = N_(
-    "Near your desired retention ({desired}), FSRS expected {predicted} recall and you recalled {measured}: after "
-    "optimizing, evaluate again to see what to do."
+    "Near your desired retention ({desired}), FSRS expected {predicted} recall and you recalled {measured}: once you "
+    "have optimized as the steps say, evaluate again to see what to do."
 )
 NOTE_CHECK_HARD = N_(
     "A habit only you can check (the reviews cannot show it): do you press Hard on cards you forgot? If so, press "
