@@ -95,7 +95,8 @@ class When(Enum):
     """A part of a plan of several presets as the learner reads it (report/plan_view.py): its heading says when its
     lines apply."""
 
-    NOW = "now"
+    NOW = "now"  # steps done in Anki's screens now
+    HABITS = "habits"  # how to answer, from the next review on
     LATER = "later"
     NOTES = "notes"
 

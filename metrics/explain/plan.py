@@ -19,7 +19,12 @@ PRESET_HEAD = N_('Preset "{preset}" ({reviews} reviews)')
 PRESET_HEAD_RICH = N_('Preset <b>"{preset}"</b> ({reviews} reviews)')
 PRESETS_HEAD = N_("Presets {presets} ({reviews} reviews)")  # a step or note they share, said once
 PRESETS_HEAD_RICH = N_("Presets <b>{presets}</b> ({reviews} reviews)")
-WHEN_HEADS = {When.NOW: N_("Now"), When.LATER: N_("In a month"), When.NOTES: N_("Notes")}  # a plan of several presets
+WHEN_HEADS = {
+    When.NOW: N_("Now"),
+    When.HABITS: N_("From your next review"),
+    When.LATER: N_("In a month"),
+    When.NOTES: N_("Notes"),
+}  # a plan of several presets
 FOR_PRESET = N_('Preset "{preset}": {said}')  # a line of a plan of several presets, naming its preset
 FOR_PRESET_RICH = N_('Preset <b>"{preset}"</b>: {said}')
 FOR_PRESETS = N_("Presets {presets}: {said}")  # a line several presets share, said once

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from ..kinds import Note, When
+from ..kinds import Action, Note, NoteKind, When
 
 if TYPE_CHECKING:  # no runtime import: the dialog's module loads this before the engine is needed
     from ..jobs.diagnose.plan import PresetPlan, Step
@@ -26,6 +26,7 @@ class Numbered:
     number: int
     step: Step
     same_screen: bool = False
+    aside: Note | None = None  # a note that qualifies this very step, shown with it (a habit to check beside Optimize)
 
 
 @dataclass(frozen=True)
@@ -95,22 +96,49 @@ def plan_view(plans: list[PresetPlan]) -> PlanView:
             own.append(Block((p.preset,), p.reviews, _numbered(steps), notes))
         elif not any(p.preset in b.presets for b in blocks):
             nothing.append(p.preset)
-    return PlanView(_parts(_renumbered(_later_last(first + own) + last)), nothing)
+    return PlanView(_renumbered(_parts(_asides(_later_last(first + own) + last))), nothing)
+
+
+def _asides(blocks: list[Block]) -> list[Block]:
+    """Return the blocks with a habit to check (a misuse the data cannot rule out) shown with the preset's step to
+    optimize now, not among the notes: readers took it, apart, for a warning against that step ("optimize again a
+    month later" beside "Optimize now")."""
+    out = []
+    for b in blocks:
+        at = next((i for i, x in enumerate(b.steps) if x.step.action is Action.OPTIMIZE and not x.step.later), None)
+        checks = [n for n in b.notes if n.kind is NoteKind.CHECK_HABITS]
+        if at is None or not checks:
+            out.append(b)
+            continue
+        steps = list(b.steps)
+        steps[at] = replace(steps[at], aside=checks[0])
+        out.append(replace(b, steps=steps, notes=[n for n in b.notes if n is not checks[0]]))
+    return out
 
 
 def _parts(blocks: list[Block]) -> list[Block]:
-    """Return the blocks of a plan of several presets cut into its parts (now, in a month, notes), each block marked
-    with its part; a plan under one heading (one preset, or presets that share everything) as it is."""
+    """Return the blocks of a plan of several presets cut into its parts (now in Anki's screens, from the next review,
+    in a month, notes), each block marked with its part; a plan under one heading (one preset, or presets that share
+    everything) as it is. Readers hesitated over a habit numbered 1 above the one button they could press now."""
     if len({b.presets for b in blocks}) <= 1:
         return blocks
-    now = [Block(b.presets, b.reviews, [x for x in b.steps if not x.step.later], when=When.NOW) for b in blocks]
-    later = [Block(b.presets, b.reviews, [x for x in b.steps if x.step.later], when=When.LATER) for b in blocks]
+
+    def steps(when: When) -> list[Block]:
+        return [Block(b.presets, b.reviews, [x for x in b.steps if _when(x) is when], when=when) for b in blocks]
+
     notes = [Block(b.presets, b.reviews, notes=b.notes, when=When.NOTES) for b in blocks]
     out: list[Block] = []
-    for part in (now, later, notes):
+    for part in (steps(When.NOW), steps(When.HABITS), steps(When.LATER), notes):
         kept = [b for b in part if b.steps or b.notes]
         out += [replace(b, opens=i == 0) for i, b in enumerate(kept)]
     return out
+
+
+def _when(shown: Numbered) -> When:
+    """Return the part of a plan of several presets a step belongs to."""
+    if shown.step.later:
+        return When.LATER
+    return When.HABITS if shown.step.action is Action.ANSWER_BUTTONS else When.NOW
 
 
 def _later_last(blocks: list[Block]) -> list[Block]:
@@ -152,6 +180,6 @@ def _renumbered(blocks: list[Block]) -> list[Block]:
         steps = []
         for x in b.steps:
             n += 1
-            steps.append(Numbered(n, x.step, x.same_screen))
+            steps.append(replace(x, number=n))
         out.append(replace(b, steps=steps))
     return out

@@ -199,16 +199,24 @@ def _plan_block(block: Block) -> list[str]:
     after its part's heading, each line naming its presets."""
     if block.when is not None:
         lines = [f"  {_(plan_words.WHEN_HEADS[block.when])}:"] if block.opens else []
-        lines += [f"    {_step_line(shown, block.presets)}" for shown in block.steps]
-        return lines + [f"    {_for(block.presets, note.text)}" for note in block.notes]
+        for shown in block.steps:
+            lines += [f"    {_step_line(shown, block.presets)}"] + _aside(shown)
+        said = " ".join(n.text for n in block.notes)
+        return lines + ([f"    {_for(block.presets, said)}"] if said else [])
     if block.shared:
         names = fmt.listed([text(plan_words.QUOTED, name=fmt.name(p)) for p in block.presets])
         lines = ["  " + text(plan_words.PRESETS_HEAD, presets=names, reviews=fmt.count(block.reviews))]
     else:
         values = {"preset": fmt.name(block.presets[0]), "reviews": fmt.count(block.reviews)}
         lines = ["  " + text(plan_words.PRESET_HEAD, **values)]
-    lines += [f"    {_step_line(shown)}" for shown in block.steps]
+    for shown in block.steps:
+        lines += [f"    {_step_line(shown)}"] + _aside(shown)
     return lines + [f"    {note.text}" for note in block.notes]
+
+
+def _aside(shown: Numbered) -> list[str]:
+    """Return the note said with a step (a habit to check beside Optimize), under it."""
+    return [f"       {shown.aside.text}"] if shown.aside is not None else []
 
 
 def _step_line(shown: Numbered, presets: tuple[str, ...] = ()) -> str:

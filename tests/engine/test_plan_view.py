@@ -34,7 +34,8 @@ def test_a_step_for_later_comes_after_every_step_for_now():
         PresetPlan("A", 300, [_habit("A"), _later("A")]),
         PresetPlan("B", 200, [_optimize_now("B")]),
     ]
-    assert _shown(plans) == [(1, ("A",), HABIT), (2, ("B",), "Optimize B now."), (3, ("A",), LATER)]
+    # in a plan of several presets: the button to press now, then the habit from the next review, then later
+    assert _shown(plans) == [(1, ("B",), "Optimize B now."), (2, ("A",), HABIT), (3, ("A",), LATER)]
 
 
 def test_shared_steps_for_later_stay_said_once_naming_their_presets():
@@ -43,7 +44,7 @@ def test_shared_steps_for_later_stay_said_once_naming_their_presets():
         PresetPlan("C", 100, [_habit("C"), _later("C")]),
         PresetPlan("B", 200, [_optimize_now("B")]),
     ]
-    assert _shown(plans) == [(1, ("A", "C"), HABIT), (2, ("B",), "Optimize B now."), (3, ("A", "C"), LATER)]
+    assert _shown(plans) == [(1, ("B",), "Optimize B now."), (2, ("A", "C"), HABIT), (3, ("A", "C"), LATER)]
     assert plan_view(plans).steps == 3
 
 
@@ -61,8 +62,8 @@ def test_a_preset_with_notes_only_comes_after_every_step():
     ]
     view = plan_view(plans)
     assert [(b.presets, [x.number for x in b.steps], b.notes) for b in view.blocks] == [
-        (("A",), [1], []),
-        (("B",), [2], []),
+        (("B",), [1], []),
+        (("A",), [2], []),
         (("A",), [3], []),
         (("L",), [], [late]),
     ]
@@ -79,7 +80,7 @@ def test_a_plan_of_several_presets_reads_as_now_then_in_a_month_then_notes():
     # readers lost their way between five preset headings for three presets ("Languages" under three of them):
     # a plan of several presets is one to-do list, each part headed once, each line naming its presets
     late = Note(NoteKind.LATE, "Recall fell below target because reviews came late.")
-    check = Note(NoteKind.CHECK_HABITS, "A habit only you can check.")
+    check = Note(NoteKind.RETENTION_OFF, "Near your desired retention FSRS expected more.")
     plans = [
         PresetPlan("A", 300, [_habit("A"), _later("A")], [late]),
         PresetPlan("B", 200, [_optimize_now("B")], [check]),
@@ -88,8 +89,8 @@ def test_a_plan_of_several_presets_reads_as_now_then_in_a_month_then_notes():
     view = plan_view(plans)
     parts = [(b.when, b.opens, b.presets, [x.number for x in b.steps], b.notes) for b in view.blocks]
     assert parts == [
-        (When.NOW, True, ("A",), [1], []),
-        (When.NOW, False, ("B",), [2], []),
+        (When.NOW, True, ("B",), [1], []),
+        (When.HABITS, True, ("A",), [2], []),
         (When.LATER, True, ("A",), [3], []),
         (When.NOTES, True, ("B",), [], [check]),  # a preset's notes beside its steps first, as its steps stand
         (When.NOTES, False, ("A", "C"), [], [late]),
@@ -101,3 +102,20 @@ def test_a_plan_under_one_heading_has_no_parts():
     plans = [PresetPlan("A", 300, [_habit("A"), _optimize_now("A")])]
     view = plan_view(plans)
     assert [b.when for b in view.blocks] == [None] and not view.later
+
+
+def test_a_habit_to_check_goes_with_the_step_to_optimize_now():
+    # readers took the note, standing apart under Notes, for a warning against the Optimize beside it ("optimize
+    # again a month later" against "Optimize now"): it is said with that step
+    check = Note(NoteKind.CHECK_HABITS, "A habit only you can check.")
+    late = Note(NoteKind.LATE, "Recall fell below target because reviews came late.")
+    plans = [
+        PresetPlan("A", 300, [_habit("A"), _later("A")], [late]),
+        PresetPlan("B", 200, [_optimize_now("B")], [check]),
+    ]
+    view = plan_view(plans)
+    [optimize] = [x for b in view.blocks for x in b.steps if x.step.text == "Optimize B now."]
+    assert optimize.aside == check and optimize.number == 1
+    assert [n for b in view.blocks for n in b.notes] == [late]  # the other notes stay notes
+    alone = plan_view([PresetPlan("C", 100, [_later("C")], [check])])  # no step to optimize now: a note
+    assert [n for b in alone.blocks for n in b.notes] == [check]

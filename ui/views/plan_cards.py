@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from aqt.qt import QFrame, QHBoxLayout, QPushButton, Qt, QToolButton, QVBoxLayout, QWidget
+from aqt.qt import QFrame, QHBoxLayout, QLabel, QPushButton, Qt, QToolButton, QVBoxLayout, QWidget
 
 from ...metrics.explain import formatting as fmt
 from ...metrics.explain import plan as words
@@ -80,6 +80,8 @@ class StepCard(QFrame):
         self.why = Why(lambda: _evidence(step, findings_html))
         row.addWidget(self.why.toggle)
         layout.addLayout(row)
+        if shown.aside is not None:  # a habit to check that goes with this step: said with it, not as a warning apart
+            layout.addWidget(noted(shown.aside.text))
         layout.addWidget(self.why)
 
     def set_enabled(self, enabled: bool) -> None:
@@ -104,6 +106,14 @@ def _evidence(step: Step, findings_html: Callable[[list[Finding]], str]) -> QWid
         set_plain(words_shown, text(words.WHY_AFTER, because=", ".join(titles)))
     layout.addWidget(words_shown)
     return box
+
+
+def noted(said: str) -> QLabel:
+    """Return a note's line: indented as the steps' sentences are, slanted (not in Arabic and Hebrew)."""
+    line = label(text(words.NOTE, note=said), selectable=True)
+    slanted = "" if current().right_to_left else "font-style: italic; "  # Arabic, Hebrew: no italics
+    line.setStyleSheet(slanted + ("margin-right: 12px" if current().right_to_left else "margin-left: 12px"))
+    return line
 
 
 def for_presets(presets: tuple[str, ...], said: str) -> str:
@@ -141,10 +151,7 @@ class PresetBox(QFrame):
         for card in self.steps:
             layout.addWidget(card)
         for note in block.notes:  # under the block's steps, indented as they are: its own
-            line = label(text(words.NOTE, note=note.text))
-            slanted = "" if current().right_to_left else "font-style: italic; "  # Arabic, Hebrew: no italics
-            line.setStyleSheet(slanted + ("margin-right: 12px" if current().right_to_left else "margin-left: 12px"))
-            layout.addWidget(line)
+            layout.addWidget(noted(note.text))
 
     def _part(self, layout: QVBoxLayout, block: Block, act: Act, findings_html: Callable[[list[Finding]], str]) -> None:
         """Lay out a block of a plan of several presets (see the class)."""
@@ -156,9 +163,9 @@ class PresetBox(QFrame):
         self.steps = [StepCard(shown, act, findings_html, block.presets) for shown in block.steps]
         for card in self.steps:
             layout.addWidget(card)
-        for note in block.notes:
+        if block.notes:  # a preset's notes in one line after its name (readers took a name twice for a slip)
             line = label(selectable=True)
-            set_markup(line, for_presets(block.presets, note.text))
+            set_markup(line, for_presets(block.presets, " ".join(n.text for n in block.notes)))
             line.setStyleSheet("margin-right: 12px" if current().right_to_left else "margin-left: 12px")
             layout.addWidget(line)
 
