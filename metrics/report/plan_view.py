@@ -183,3 +183,12 @@ def _renumbered(blocks: list[Block]) -> list[Block]:
             steps.append(replace(x, number=n))
         out.append(replace(b, steps=steps))
     return out
+
+
+def joined(notes: list[Note]) -> str:
+    """Return a preset's notes as one line: sentences after a space, but none after a full-width full stop (Chinese,
+    Japanese: "…ください。目標…")."""
+    out = ""
+    for n in notes:
+        out += ("" if not out or out.endswith(("。", "．", "！", "？")) else " ") + n.text
+    return out

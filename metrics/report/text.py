@@ -20,7 +20,7 @@ from ..jobs.diagnose import Diagnosis
 from ..jobs.evaluate import Evaluation
 from ..kinds import Scope
 from .advice import comparison_advice
-from .plan_view import Block, Numbered, plan_view
+from .plan_view import Block, Numbered, joined, plan_view
 
 WHERE_ROWS = (  # a bin of "Where the error is": beyond chance, enough reviews, too few reviews to judge
     N_("{bin} {reviews}  {predicted}  {measured}  [{interval}]  {off_by} *"),
@@ -201,7 +201,7 @@ def _plan_block(block: Block) -> list[str]:
         lines = [f"  {_(plan_words.WHEN_HEADS[block.when])}:"] if block.opens else []
         for shown in block.steps:
             lines += [f"    {_step_line(shown, block.presets)}"] + _aside(shown)
-        said = " ".join(n.text for n in block.notes)
+        said = joined(block.notes)
         return lines + ([f"    {_for(block.presets, said)}"] if said else [])
     if block.shared:
         names = fmt.listed([text(plan_words.QUOTED, name=fmt.name(p)) for p in block.presets])

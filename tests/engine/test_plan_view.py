@@ -119,3 +119,12 @@ def test_a_habit_to_check_goes_with_the_step_to_optimize_now():
     assert [n for b in view.blocks for n in b.notes] == [late]  # the other notes stay notes
     alone = plan_view([PresetPlan("C", 100, [_later("C")], [check])])  # no step to optimize now: a note
     assert [n for b in alone.blocks for n in b.notes] == [check]
+
+
+def test_a_preset_s_notes_join_into_one_line_in_every_script():
+    from fsrs_calibration.metrics.report.plan_view import joined
+
+    late, off = Note(NoteKind.LATE, "Reviews came late."), Note(NoteKind.RETENTION_OFF, "FSRS expected more.")
+    assert joined([late, off]) == "Reviews came late. FSRS expected more."
+    ja = [Note(NoteKind.LATE, "復習が遅れました。"), Note(NoteKind.RETENTION_OFF, "目標保持率前後では…")]
+    assert joined(ja) == "復習が遅れました。目標保持率前後では…"

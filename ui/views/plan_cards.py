@@ -14,7 +14,7 @@ from ...metrics.explain import plan as words
 from ...metrics.explain.findings import FINDING_TITLES
 from ...metrics.explain.lang import _, current, n_, text
 from ...metrics.kinds import AnkiAction, Browse, DeckOptions, FindingId
-from ...metrics.report.plan_view import Block, Numbered
+from ...metrics.report.plan_view import Block, Numbered, joined
 from ..anki_screens import ACTION_LABELS
 from ..text import label, rich, set_markup, set_plain, tooltip
 from ..turns import on
@@ -165,7 +165,7 @@ class PresetBox(QFrame):
             layout.addWidget(card)
         if block.notes:  # a preset's notes in one line after its name (readers took a name twice for a slip)
             line = label(selectable=True)
-            set_markup(line, for_presets(block.presets, " ".join(n.text for n in block.notes)))
+            set_markup(line, for_presets(block.presets, joined(block.notes)))
             line.setStyleSheet("margin-right: 12px" if current().right_to_left else "margin-left: 12px")
             layout.addWidget(line)
 
