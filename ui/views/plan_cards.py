@@ -110,9 +110,15 @@ def _evidence(step: Step, findings_html: Callable[[list[Finding]], str]) -> QWid
 
 def noted(said: str) -> QLabel:
     """Return a note's line: indented as the steps' sentences are, slanted (not in Arabic and Hebrew)."""
-    line = label(text(words.NOTE, note=said), selectable=True)
-    slanted = "" if current().right_to_left else "font-style: italic; "  # Arabic, Hebrew: no italics
-    line.setStyleSheet(slanted + ("margin-right: 12px" if current().right_to_left else "margin-left: 12px"))
+    return indented(label(text(words.NOTE, note=said), selectable=True), slanted=True)
+
+
+def indented(line: QLabel, slanted: bool = False) -> QLabel:
+    """Return a line indented as the steps' sentences are (on the reading side), `slanted` in italics (never in Arabic
+    and Hebrew)."""
+    rtl = current().right_to_left
+    italic = "font-style: italic; " if slanted and not rtl else ""
+    line.setStyleSheet(italic + ("margin-right: 12px" if rtl else "margin-left: 12px"))
     return line
 
 
@@ -166,8 +172,7 @@ class PresetBox(QFrame):
         if block.notes:  # a preset's notes in one line after its name (readers took a name twice for a slip)
             line = label(selectable=True)
             set_markup(line, for_presets(block.presets, joined(block.notes)))
-            line.setStyleSheet("margin-right: 12px" if current().right_to_left else "margin-left: 12px")
-            layout.addWidget(line)
+            layout.addWidget(indented(line))
 
 
 class FindingCard(QFrame):

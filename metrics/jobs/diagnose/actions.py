@@ -39,11 +39,11 @@ def _actions(ctx: Context, finding: Finding) -> list[AnkiAction]:
     return []
 
 
-def keeping(ctx: Context, preset: str, leaving: frozenset[int]) -> list[int]:
+def keeping(ctx: Context, preset: str, leaving: frozenset[int] = frozenset()) -> list[int]:
     """Return the decks with scored reviews that keep a preset once the decks `leaving` it are split off, the one with
     the most reviews first."""
-    pid = next((p for p, info in ctx.data.presets.items() if info.name == preset), None)
     s = ctx.scored
+    pid = _preset_id(ctx, preset)
     decks = s.deck[s.preset == pid] if pid is not None else np.zeros(0, dtype=np.int64)
     left = np.fromiter(leaving, dtype=np.int64, count=len(leaving))
     values, counts = np.unique(decks[~np.isin(decks, left)], return_counts=True)
@@ -52,15 +52,15 @@ def keeping(ctx: Context, preset: str, leaving: frozenset[int]) -> list[int]:
 
 def deck_options(ctx: Context, preset: str, leaving: frozenset[int] = frozenset()) -> DeckOptions:
     """Return the Deck Options of a preset: of a deck using it, the one with the most scored reviews — not one of the
-    decks `leaving` it (split off by an earlier step: their Deck Options would show their new preset)."""
-    pid = next((p for p, info in ctx.data.presets.items() if info.name == preset), None)
-    s = ctx.scored
-    decks = s.deck[s.preset == pid] if pid is not None else np.zeros(0, dtype=np.int64)
-    staying = decks[~np.isin(decks, np.fromiter(leaving, dtype=np.int64, count=len(leaving)))]
-    decks = staying if staying.size else decks
-    if decks.size:
-        values, counts = np.unique(decks, return_counts=True)
-        did = int(values[np.argmax(counts)])
+    decks `leaving` it (split off by an earlier step: their Deck Options would show their new preset) unless all are."""
+    decks = keeping(ctx, preset, leaving) or keeping(ctx, preset)
+    if decks:
+        did = decks[0]
     else:
+        pid = _preset_id(ctx, preset)
         did = next((d for d, p in ctx.data.deck_preset.items() if p == pid), 1)
     return DeckOptions(preset, did)
+
+
+def _preset_id(ctx: Context, preset: str) -> int | None:
+    return next((p for p, info in ctx.data.presets.items() if info.name == preset), None)
